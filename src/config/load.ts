@@ -1,0 +1,80 @@
+// Finds, parses and validates the TOML config; any problem becomes one line naming the key.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import type { z } from 'zod';
+import { ConfigSchema, type Config } from './schema.js';
+
+/** Raised for a config that cannot be used; the CLI prints the message and exits 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Where the config comes from: --config, ./workbench.toml, then the XDG config dir. */
+export function findConfigFile(explicit?: string, cwd = process.cwd()): string | undefined {
+  if (explicit) {
+    const p = resolve(cwd, explicit);
+    if (!existsSync(p)) throw new ConfigError(`config file ${p} does not exist; pass an existing file to --config`);
+    return p;
+  }
+  const local = join(cwd, 'workbench.toml');
+  if (existsSync(local)) return local;
+  const xdg = process.env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  const user = join(xdg, 'workbench', 'config.toml');
+  return existsSync(user) ? user : undefined;
+}
+
+/** Loads and validates a config file (or the defaults when there is none). */
+export function loadConfig(file: string | undefined): Config {
+  if (!file) return ConfigSchema.parse({});
+  let raw: unknown;
+  try {
+    raw = parseToml(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`config ${file}: not valid TOML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  return parseConfig(raw, file);
+}
+
+/** Validates an already-parsed config object. */
+export function parseConfig(raw: unknown, source = 'config'): Config {
+  const result = ConfigSchema.safeParse(raw);
+  if (result.success) return result.data;
+  throw new ConfigError(`${source}: ${describeIssue(result.error.issues[0]!, raw)}`);
+}
+
+function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
+  const path = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k));
+    return `unknown key ${keys.map((k) => `'${k}'`).join(', ')}; remove it or check the spelling (see 'workbench config init')`;
+  }
+  const got = valueAt(raw, issue.path);
+  const shown = got === undefined ? '' : ` (got ${JSON.stringify(got)})`;
+  return `bad value for '${path}': ${expectation(issue)}${shown}`;
+}
+
+function expectation(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'too_small':
+      return `expected a value >= ${String(issue.minimum)}`;
+    case 'too_big':
+      return `expected a value <= ${String(issue.maximum)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function valueAt(raw: unknown, path: PropertyKey[]): unknown {
+  let cur: unknown = raw;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}

@@ -1,0 +1,78 @@
+// Resolves the facts every plane shares at run time: profile, roots, state directory.
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Profile } from '../policy/types.js';
+import { ConfigError } from './load.js';
+import type { Config } from './schema.js';
+
+export interface Runtime {
+  profile: Profile;
+  workspaceRoots: string[];
+  readRoots: string[];
+  writeRoots: string[];
+  stateDir: string;
+  homeDir: string;
+}
+
+export interface RuntimeFlags {
+  roots?: string[];
+  profile?: Profile;
+  cwd?: string;
+}
+
+/** The state directory: $WORKBENCH_HOME, else $XDG_STATE_HOME/workbench, else ~/.local/state/workbench. */
+export function stateDirectory(env = process.env): string {
+  if (env.WORKBENCH_HOME) return resolve(env.WORKBENCH_HOME);
+  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  return join(base, 'workbench');
+}
+
+/** Combines config and flags into the runtime facts; refuses roots that are unsafe without an explicit --root. */
+export function resolveRuntime(config: Config, flags: RuntimeFlags = {}): Runtime {
+  const cwd = flags.cwd ?? process.cwd();
+  const home = homedir();
+  const explicit = flags.roots && flags.roots.length > 0;
+  const given = explicit ? flags.roots! : config.workspace.roots.length > 0 ? config.workspace.roots : [cwd];
+  const candidates = dedupe(given.map((r) => canonicalRoot(resolve(cwd, r))));
+  // `/` or the bare home directory is a root only when named with --root: a server started by a
+  // client from `/` or `~` gets no workspace (commands then say how to add one) rather than the whole disk.
+  const workspaceRoots = explicit ? candidates : candidates.filter((r) => r !== '/' && r !== realOrSelf(home));
+  const extra = config.policy.read_roots.map((r) => resolve(r)).filter(isDir).map(realOrSelf);
+  const profile = flags.profile ?? config.policy.profile;
+  const stateDir = stateDirectory();
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  return {
+    profile,
+    workspaceRoots,
+    readRoots: dedupe([...workspaceRoots, ...extra]),
+    writeRoots: profile === 'read-only' ? [] : profile === 'full' ? ['/'] : workspaceRoots,
+    stateDir: realOrSelf(stateDir),
+    homeDir: home,
+  };
+}
+
+function canonicalRoot(p: string): string {
+  if (!isDir(p)) throw new ConfigError(`workspace root ${p} is not an existing directory; create it or pass another --root`);
+  return realOrSelf(p);
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function dedupe(xs: string[]): string[] {
+  return [...new Set(xs)];
+}

@@ -1,0 +1,29 @@
+// Renders `workbench config init`: every key with its default, commented.
+import { stringify } from 'smol-toml';
+import { ConfigSchema } from './schema.js';
+
+const NOTES: Record<string, string> = {
+  server: 'HTTP transport (workbench serve). Binding beyond loopback also needs allow_remote = true.',
+  workspace: 'Workspace roots; empty = --root flags, else the roots the MCP client announces, else the start directory.',
+  policy: 'profile: read-only | workspace-write | full. read_roots are readable in addition to the workspace.',
+  sandbox: 'OS confinement. require = true refuses to run a command that bubblewrap cannot confine.',
+  control: 'Backpressure for tool calls: beyond inflight + queue, calls are answered busy at once.',
+  jobs: 'Durable jobs: concurrency, queue, per-stream log cap in bytes, retention of finished jobs.',
+  scheduler: 'Task flows: default dry run, and the lease a runner holds on a step.',
+  adapters: 'enabled: list of tool names to expose (omit for all). skip_dirs are not walked by default.',
+  log: 'Log level (stderr, JSON lines); args = true also logs raw tool arguments.',
+  compat: 'ufo = true exposes execute_command/get_system_info (UFO Linux MCP server shapes).',
+};
+
+/** The commented default config file. */
+export function renderDefaultConfig(): string {
+  const defaults = ConfigSchema.parse({}) as Record<string, Record<string, unknown>>;
+  const out = ['# Workbench configuration. Every key is shown with its default.', ''];
+  for (const [section, values] of Object.entries(defaults)) {
+    out.push(`# ${NOTES[section] ?? section}`);
+    out.push(stringify({ [section]: values }).trim());
+    if (section === 'adapters') out.push('# enabled = ["run_command", "read_file", "list_files"]');
+    out.push('');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,31 @@
+// The dependencies handed to createServer and down to every tool family. Heavy pieces are lazy.
+import type { Logger } from 'pino';
+import type { Config } from '../config/schema.js';
+import type { Runtime } from '../config/runtime.js';
+import type { Db } from '../store/db.js';
+import type { AuditRepo } from '../store/audit-repo.js';
+import type { PolicyContext } from '../policy/types.js';
+import type { HostCapabilities } from '../sandbox/capabilities.js';
+
+export interface Store {
+  db: Db;
+  audit: AuditRepo;
+}
+
+export interface AppDeps {
+  config: Config;
+  runtime: Runtime;
+  logger: Logger;
+  version: string;
+  /** Opens the database on first use (kept out of the cold-start path). */
+  store(): Store;
+  /** Detects sandbox layers on first use and caches the answer. */
+  capabilities(): HostCapabilities;
+  /** The policy context for the current runtime. */
+  policyContext(): PolicyContext;
+  /** Services registered by planes (jobs, scheduler) keyed by name; created lazily. */
+  service<T>(name: string, create: () => T): T;
+  /** Hooks run at shutdown (close db, stop timers). */
+  onClose(fn: () => void | Promise<void>): void;
+  now(): Date;
+}

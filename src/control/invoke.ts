@@ -1,0 +1,80 @@
+// The single path every tool call takes, whatever the transport: gate → validate → handler →
+// envelope, with one log line and one audit row per call.
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from './deps.js';
+import { errorResult, outcomeResult, parseArgs, type WireResult } from './envelope.js';
+import type { Gate } from './gate.js';
+import type { ToolContext, ToolDef } from './tool.js';
+import { AppError } from '../shared/errors.js';
+
+export interface Gates {
+  main: Gate;
+  status: Gate;
+}
+
+export interface CallInfo {
+  transport: ToolContext['transport'];
+  requestId?: string;
+  sessionId?: string;
+  signal?: AbortSignal;
+}
+
+/** Runs one tool call to completion and returns the wire result; never throws. */
+export async function invokeTool(deps: AppDeps, gates: Gates, def: ToolDef, rawArgs: unknown, info: CallInfo): Promise<WireResult> {
+  const requestId = info.requestId ?? randomUUID();
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const base = { requestId, sessionId: info.sessionId, tool: def.name, transport: info.transport };
+  deps.logger.info({ event: 'tool_start', ...base, ...(deps.config.log.args ? { args: rawArgs } : {}) });
+  let result: WireResult;
+  let release: (() => void) | undefined;
+  try {
+    release = await (def.lane === 'status' ? gates.status : gates.main).acquire();
+    const args = parseArgs(def, rawArgs);
+    const signal = info.signal ?? new AbortController().signal;
+    result = outcomeResult(await def.handler(args, { signal, requestId, sessionId: info.sessionId, transport: info.transport }));
+  } catch (err) {
+    result = errorResult(err);
+    if (!(err instanceof AppError)) deps.logger.error({ event: 'tool_internal_error', ...base, err });
+  } finally {
+    release?.();
+  }
+  record(deps, result, { ...base, startedAt, durationMs: performance.now() - t0, rawArgs });
+  return result;
+}
+
+interface RecordInfo {
+  requestId: string;
+  sessionId?: string;
+  tool: string;
+  transport: string;
+  startedAt: Date;
+  durationMs: number;
+  rawArgs: unknown;
+}
+
+function record(deps: AppDeps, result: WireResult, info: RecordInfo): void {
+  const s = result.structuredContent;
+  const resultBytes = Buffer.byteLength(result.content[0]?.text ?? '');
+  const truncated = Object.entries(s).some(([k, v]) => (k === 'truncated' || k.endsWith('_truncated') || k === 'partial') && v === true);
+  const outcome = result.isError ? 'error' : s.success ? 'success' : 'failure';
+  const errorClass = typeof s.error_class === 'string' ? s.error_class : undefined;
+  const durationMs = Math.round(info.durationMs * 100) / 100;
+  const event = outcome === 'error' ? 'tool_fail' : 'tool_end';
+  const { rawArgs, startedAt, ...base } = info;
+  deps.logger.info({ event, ...base, durationMs, outcome, errorClass, resultBytes, truncated });
+  try {
+    deps.store().audit.insert({
+      ...base,
+      startedAt: startedAt.toISOString(),
+      durationMs,
+      outcome,
+      errorClass,
+      resultBytes,
+      truncated,
+      args: deps.config.log.args ? JSON.stringify(rawArgs) : undefined,
+    });
+  } catch (err) {
+    deps.logger.error({ event: 'audit_failed', err: (err as Error).message });
+  }
+}

@@ -1,0 +1,54 @@
+// What a tool is: its schemas, its description for the model, and a handler into the plane below.
+import type { z } from 'zod';
+import type { ErrorClass } from '../shared/errors.js';
+
+/** Per-call facts a handler may use. */
+export interface ToolContext {
+  /** Aborted when the client cancels the call or the server shuts down. */
+  signal: AbortSignal;
+  requestId: string;
+  sessionId?: string;
+  transport: 'stdio' | 'http' | 'rest' | 'task' | 'memory';
+}
+
+/**
+ * What a handler returns. `data` is spread into structuredContent next to `success`.
+ * `failure` marks a result that is data but not a success (a command that exited non-zero):
+ * isError stays false. Anything that could not be carried out is thrown as AppError instead.
+ */
+export interface ToolOutcome<T extends Record<string, unknown> = Record<string, unknown>> {
+  data: T;
+  failure?: { error: string; errorClass: ErrorClass };
+  /** True when any part of the result was cut to fit a budget (logged and audited). */
+  truncated?: boolean;
+  /** Optional text rendering; the default is compact JSON of the structured result. */
+  text?: string;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  openWorldHint: boolean;
+  idempotentHint?: boolean;
+}
+
+/** A tool definition. Input is validated by Workbench itself so errors name the field. */
+export interface ToolDef<I extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title?: string;
+  description: string;
+  input: I;
+  /** Fields of a successful result (made optional in the advertised schema, since failures carry only the envelope). */
+  output: z.ZodRawShape;
+  annotations: ToolAnnotations;
+  /** `status` calls (cheap reads of state) use the separate, larger lane of the gate. */
+  lane?: 'main' | 'status';
+  /** Whether re-running after a crash is harmless (scheduler crash rule). Defaults to annotations.readOnlyHint. */
+  rerunSafe?: (args: z.infer<I>) => boolean;
+  handler: (args: z.infer<I>, ctx: ToolContext) => Promise<ToolOutcome>;
+}
+
+/** Helper that keeps the generic type of a definition while erasing it for the registry. */
+export function defineTool<I extends z.ZodObject>(def: ToolDef<I>): ToolDef {
+  return def as unknown as ToolDef;
+}

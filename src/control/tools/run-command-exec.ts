@@ -1,0 +1,124 @@
+// Glue from an allowed Decision to a bounded run: environment, sandbox options, redaction, rendering.
+import { z } from 'zod';
+import { filterServerEnv, redact } from '../../policy/env-rules.js';
+import type { Decision } from '../../policy/types.js';
+import { SYSTEM_PATH } from '../../sandbox/capabilities.js';
+import type { SandboxOptions } from '../../sandbox/plan.js';
+import { runCommand, type RunResult } from '../../execution/run.js';
+import type { AppDeps } from '../deps.js';
+import type { ToolOutcome } from '../tool.js';
+
+export const runOutputShape = {
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timed_out: z.boolean(),
+  stdout: z.string(),
+  stderr: z.string(),
+  stdout_bytes: z.number(),
+  stderr_bytes: z.number(),
+  stdout_truncated: z.boolean(),
+  stderr_truncated: z.boolean(),
+  duration_ms: z.number(),
+  sandbox: z.array(z.string()),
+  limit_hit: z.string().optional(),
+};
+
+export interface ExecOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  stdin?: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+  onSpawn?: (pids: number[]) => void;
+}
+
+/** The child environment: the filtered server env, a fixed PATH, then the caller's (already policy-checked) variables. */
+export function childEnv(callerEnv: Record<string, string> | undefined): Record<string, string> {
+  return { ...filterServerEnv(process.env), PATH: SYSTEM_PATH.join(':'), ...(callerEnv ?? {}) };
+}
+
+/** Sandbox options for the current runtime and one request. */
+export function sandboxOptions(deps: AppDeps, cwd: string, network: boolean): SandboxOptions {
+  const { runtime, config } = deps;
+  return {
+    profile: runtime.profile,
+    readRoots: runtime.readRoots,
+    writeRoots: runtime.writeRoots,
+    workspaceRoots: runtime.workspaceRoots,
+    stateDir: runtime.stateDir,
+    homeDir: runtime.homeDir,
+    cwd,
+    network,
+    useBubblewrap: config.sandbox.bubblewrap !== 'off',
+    limits: { fileSizeBytes: config.sandbox.file_size_max_mb * 1024 * 1024, cpuSeconds: 0 },
+  };
+}
+
+/** Values of the server's own secret variables, redacted from every output. */
+export function serverSecrets(): string[] {
+  const kept = filterServerEnv(process.env);
+  return Object.entries(process.env)
+    .filter(([k, v]) => v !== undefined && !(k in kept) && v.length >= 6)
+    .map(([, v]) => v as string);
+}
+
+/** Runs an allowed decision and returns the raw run result (secrets redacted). */
+export async function executeDecision(deps: AppDeps, decision: Decision & { allow: true }, opts: ExecOptions): Promise<RunResult> {
+  const caps = deps.capabilities();
+  if (deps.config.sandbox.require && !caps.bubblewrap.works) {
+    const { AppError } = await import('../../shared/errors.js');
+    throw new AppError('unavailable', `sandbox.require is set but bubblewrap cannot confine commands here: ${caps.bubblewrap.reason ?? 'unknown'}`, {
+      hint: 'install bubblewrap and enable user namespaces, or set sandbox.require = false',
+    });
+  }
+  const result = await runCommand({
+    stages: decision.stages,
+    cwd: opts.cwd,
+    env: childEnv(opts.env),
+    stdin: opts.stdin,
+    timeoutMs: opts.timeoutMs,
+    maxOutputBytes: opts.maxOutputBytes,
+    signal: opts.signal,
+    sandbox: sandboxOptions(deps, opts.cwd, decision.network),
+    caps,
+    cgroupLimits: {
+      memoryBytes: deps.config.sandbox.memory_max_mb * 1024 * 1024,
+      pidsMax: deps.config.sandbox.pids_max,
+      cpuPercent: deps.config.sandbox.cpu_percent,
+    },
+    onSpawn: opts.onSpawn,
+  });
+  const secrets = serverSecrets();
+  if (secrets.length > 0) {
+    result.stdout = redact(result.stdout, secrets);
+    result.stderr = redact(result.stderr, secrets);
+  }
+  return result;
+}
+
+/** Structured result plus the text form: status line, stdout, stderr, truncation notes. */
+export function renderRun(r: RunResult): ToolOutcome {
+  const status = r.timed_out
+    ? `timed out after ${r.duration_ms} ms`
+    : r.cancelled
+      ? 'cancelled'
+      : r.signal
+        ? `killed by ${r.signal}`
+        : `exited with code ${r.exit_code}`;
+  const parts = [`${status} (${r.duration_ms} ms)${r.limit_hit ? `; ${r.limit_hit} limit hit` : ''}`];
+  if (r.stdout) parts.push(`--- stdout ---\n${r.stdout}`);
+  if (r.stderr) parts.push(`--- stderr ---\n${r.stderr}`);
+  if (r.stdout_truncated) parts.push(`[stdout truncated: ${r.stdout_bytes} bytes in total]`);
+  if (r.stderr_truncated) parts.push(`[stderr truncated: ${r.stderr_bytes} bytes in total]`);
+  const { cancelled, ...data } = r;
+  const ok = r.exit_code === 0 && !r.timed_out && !cancelled;
+  const failure = ok
+    ? undefined
+    : r.timed_out
+      ? { error: `timed out after ${r.duration_ms} ms; output so far is included`, errorClass: 'timeout' as const }
+      : cancelled
+        ? { error: 'cancelled by the client; the process tree was killed', errorClass: 'cancelled' as const }
+        : { error: r.signal ? `killed by signal ${r.signal}` : `exited with code ${r.exit_code}`, errorClass: 'exec_failed' as const };
+  return { data, failure, truncated: r.stdout_truncated || r.stderr_truncated, text: parts.join('\n') };
+}

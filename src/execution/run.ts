@@ -1,0 +1,176 @@
+// The bounded synchronous run: spawns a pipeline of confined stages, captures output within
+// budgets, enforces the timeout, and makes sure no process of the tree outlives the call.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { AppError } from '../shared/errors.js';
+import type { Stage } from '../policy/types.js';
+import type { HostCapabilities } from '../sandbox/capabilities.js';
+import { CgroupHandle, type CgroupLimits } from '../sandbox/cgroup.js';
+import { planSpawn, type SandboxOptions } from '../sandbox/plan.js';
+import { OutputCapture } from './output-capture.js';
+import { killTree, reapCgroup, signalGroups } from './kill-tree.js';
+
+export interface RunSpec {
+  stages: Stage[];
+  cwd: string;
+  env: Record<string, string>;
+  stdin?: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+  sandbox: SandboxOptions;
+  caps: HostCapabilities;
+  cgroupLimits?: CgroupLimits;
+  /** Called with the pids once spawned (tests record them to prove the tree died). */
+  onSpawn?: (pids: number[]) => void;
+}
+
+export interface RunResult {
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  cancelled: boolean;
+  stdout: string;
+  stderr: string;
+  stdout_bytes: number;
+  stderr_bytes: number;
+  stdout_truncated: boolean;
+  stderr_truncated: boolean;
+  duration_ms: number;
+  sandbox: string[];
+  /** Set when a resource limit ended the command (memory, pids). */
+  limit_hit?: string;
+}
+
+let counter = 0;
+
+/** Runs the stages connected by pipes and resolves when every stage has exited and the tree is gone. */
+export async function runCommand(spec: RunSpec): Promise<RunResult> {
+  assertDirectory(spec.cwd);
+  const started = performance.now();
+  const cgroup = createCgroup(spec);
+  const out = new OutputCapture(spec.maxOutputBytes);
+  const err = new OutputCapture(spec.maxOutputBytes);
+  const children: ChildProcess[] = [];
+  let layers: string[] = [];
+  try {
+    for (const [i, stage] of spec.stages.entries()) {
+      const plan = planSpawn(stage, { ...spec.sandbox, cwd: spec.cwd }, spec.caps, cgroup);
+      layers = plan.layers;
+      const stdinFrom = i === 0 ? (spec.stdin === undefined ? 'ignore' : 'pipe') : children[i - 1]!.stdout!;
+      const child = spawn(plan.file, plan.args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        stdio: [stdinFrom, 'pipe', 'pipe'],
+        detached: true,
+      });
+      if (i > 0) children[i - 1]!.stdout!.destroy();
+      child.stderr!.on('data', (c: Buffer) => err.push(c));
+      children.push(child);
+    }
+  } catch (e) {
+    killTree(pidsOf(children), cgroup);
+    throw new AppError('exec_failed', `could not start the command: ${(e as Error).message}`, { cause: e });
+  }
+  const last = children[children.length - 1]!;
+  last.stdout!.on('data', (c: Buffer) => out.push(c));
+  feedStdin(children[0]!, spec.stdin);
+  spec.onSpawn?.(pidsOf(children));
+  const ended = await superviseUntilExit(children, spec, cgroup);
+  const limitHit = cgroup?.oomKilled() ? 'memory' : cgroup?.pidsLimitHit() ? 'pids' : undefined;
+  if (cgroup) await reapCgroup(cgroup);
+  return {
+    exit_code: ended.code,
+    signal: ended.signal,
+    timed_out: ended.reason === 'timeout',
+    cancelled: ended.reason === 'cancelled',
+    stdout: out.text(),
+    stderr: err.text(),
+    stdout_bytes: out.total,
+    stderr_bytes: err.total,
+    stdout_truncated: out.truncated,
+    stderr_truncated: err.truncated,
+    duration_ms: Math.round((performance.now() - started) * 10) / 10,
+    sandbox: layers,
+    ...(limitHit ? { limit_hit: limitHit } : {}),
+  };
+}
+
+interface Ended {
+  code: number | null;
+  signal: string | null;
+  reason: 'exit' | 'timeout' | 'cancelled';
+}
+
+/** Waits for the last stage; on timeout/cancel kills the tree; afterwards kills any leftover descendant. */
+function superviseUntilExit(children: ChildProcess[], spec: RunSpec, cgroup?: CgroupHandle): Promise<Ended> {
+  const pids = pidsOf(children);
+  return new Promise((resolve) => {
+    let reason: Ended['reason'] = 'exit';
+    const stop = (why: Ended['reason']) => {
+      reason = why;
+      killTree(pids, cgroup);
+    };
+    const timer = setTimeout(() => stop('timeout'), spec.timeoutMs);
+    const onAbort = () => stop('cancelled');
+    if (spec.signal?.aborted) onAbort();
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    let closed = 0;
+    const last = children[children.length - 1]!;
+    let lastExit: { code: number | null; signal: string | null } = { code: null, signal: null };
+    last.once('exit', (code, signal) => {
+      lastExit = { code, signal };
+      // No process outlives the call: once the command is done, anything it left behind
+      // (a daemon holding our pipes open) is killed, which also lets the pipes close.
+      killTree(pids, cgroup);
+    });
+    const finished = new Set<ChildProcess>();
+    for (const child of children) {
+      const onDone = () => {
+        if (finished.has(child)) return;
+        finished.add(child);
+        if (++closed < children.length) return;
+        clearTimeout(timer);
+        spec.signal?.removeEventListener('abort', onAbort);
+        signalGroups(pids, 'SIGKILL');
+        resolve({ ...lastExit, reason });
+      };
+      child.once('close', onDone);
+      child.once('error', onDone);
+    }
+  });
+}
+
+function feedStdin(first: ChildProcess, stdin: string | undefined): void {
+  if (stdin === undefined || !first.stdin) return;
+  first.stdin.on('error', () => {
+    /* the command exited without reading all of its input: not an error of ours */
+  });
+  first.stdin.end(stdin);
+}
+
+function createCgroup(spec: RunSpec): CgroupHandle | undefined {
+  if (!spec.caps.cgroup.usable) return undefined;
+  const handle = new CgroupHandle(spec.caps.cgroup, `run-${process.pid}-${Date.now()}-${++counter}`);
+  try {
+    handle.create(spec.cgroupLimits ?? {});
+    return handle;
+  } catch {
+    handle.remove();
+    return undefined;
+  }
+}
+
+function pidsOf(children: ChildProcess[]): number[] {
+  return children.map((c) => c.pid).filter((p): p is number => typeof p === 'number');
+}
+
+function assertDirectory(cwd: string): void {
+  let ok = false;
+  try {
+    ok = statSync(cwd).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new AppError('not_found', `cwd ${cwd} does not exist or is not a directory; pass an existing directory inside the workspace`);
+}

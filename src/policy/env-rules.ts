@@ -1,0 +1,87 @@
+// Environment policy: caller-supplied variables may not inject code into the programs Workbench
+// runs (loader, shell, interpreter and git overrides), and the server's own secrets never reach a
+// child or an output.
+import { PolicyDenial, refuse } from './denial.js';
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const INJECTION = new Set([
+  'BASH_ENV', 'ENV', 'PATH', 'IFS', 'CDPATH', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'GLOBIGNORE', 'HOME',
+  'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'PYTHONSTARTUP', 'PYTHONPATH', 'PYTHONHOME', 'PYTHONINSPECT',
+  'PYTHONUSERBASE', 'PYTHONBREAKPOINT', 'PERL5OPT', 'PERL5LIB', 'PERLLIB', 'PERL5DB', 'RUBYOPT', 'RUBYLIB', 'LESSOPEN',
+  'LESSCLOSE', 'PAGER', 'EDITOR', 'VISUAL', 'MANPAGER', 'SYSTEMD_PAGER', 'SYSTEMD_EDITOR', 'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'TAR_OPTIONS', 'GREP_OPTIONS', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'BROWSER',
+  'RIPGREP_CONFIG_PATH', 'SHELL', 'ZDOTDIR', 'INPUTRC', 'TERMINFO', 'LOCPATH', 'GCONV_PATH', 'HOSTALIASES',
+  'RESOLV_HOST_CONF', 'MALLOC_CHECK_', 'OPENSSL_CONF', 'OPENSSL_ENGINES', 'NLSPATH', 'GETCONF_DIR', 'XDG_CONFIG_HOME',
+  'XDG_CONFIG_DIRS', 'npm_config_script_shell', 'NPM_CONFIG_SCRIPT_SHELL', 'CARGO_HOME', 'RUSTC_WRAPPER', 'GOFLAGS',
+]);
+const INJECTION_PREFIXES = ['LD_', 'DYLD_', 'GIT_', 'BASH_FUNC_', 'PYTHONEXEC', 'LUA_'];
+const GIT_SAFE = new Set(['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_COMMITTER_DATE', 'GIT_TERMINAL_PROMPT']);
+
+/** True when setting `name` can make a program load or run code the caller chose. */
+export function isInjectionName(name: string): boolean {
+  if (INJECTION.has(name)) return true;
+  if (GIT_SAFE.has(name)) return false;
+  for (const p of INJECTION_PREFIXES) if (name.startsWith(p)) return true;
+  return false;
+}
+
+/** Refuses bad names (`env.bad_name`), NUL in values (`env.control_char`) and injection variables (`env.injection`). */
+export function checkEnv(env: Record<string, string> | undefined): void {
+  if (env === undefined) return;
+  for (const name of Object.keys(env)) {
+    const value = env[name];
+    if (!NAME.test(name)) throw new PolicyDenial('env.bad_name', `environment variable name ${JSON.stringify(name)} is invalid; use letters, digits and _ (not starting with a digit)`, 'invalid_params');
+    if (typeof value !== 'string') throw new PolicyDenial('env.bad_value', `environment variable ${name} must be a string`, 'invalid_params');
+    if (value.includes('\0')) refuse('env.control_char', `environment variable ${name} contains a NUL byte`);
+    if (isInjectionName(name)) refuse('env.injection', `environment variable ${name} can inject code into the command (loader, shell, interpreter or git override); it cannot be set`);
+  }
+}
+
+const SECRET_WORDS = ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'CREDENTIAL', 'API_KEY', 'APIKEY', 'PRIVATE_KEY', 'ACCESS_KEY', 'SESSION_KEY', 'COOKIE'];
+const AUTH_WORD = /(?:^|_)AUTH(?:$|_|TOKEN|KEY)/;
+const SECRET_EXACT = new Set(['SSH_AUTH_SOCK', 'DATABASE_URL', 'NPM_TOKEN', 'PGPASSWORD', 'MYSQL_PWD', 'REDIS_URL', 'MONGODB_URI', 'SENTRY_DSN', 'KUBECONFIG', 'VAULT_ADDR']);
+const AWS_SAFE = new Set(['AWS_REGION', 'AWS_DEFAULT_REGION']);
+
+/** True for names that look like they hold a secret (`*TOKEN*`, `*_KEY`, `AWS_*`, `WORKBENCH_*`, …). */
+export function isSecretName(name: string): boolean {
+  const n = name.toUpperCase();
+  if (SECRET_EXACT.has(n) || n.startsWith('WORKBENCH_')) return true;
+  if (n.startsWith('AWS_')) return !AWS_SAFE.has(n);
+  if (n.endsWith('_KEY') || n.includes('_KEY_') || n === 'KEY') return true;
+  for (const w of SECRET_WORDS) if (n.includes(w)) return true;
+  return AUTH_WORD.test(n);
+}
+
+/** The server's environment minus secrets and injection variables (PATH is kept: the runner replaces it). */
+export function filterServerEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(env)) {
+    const value = env[name];
+    if (value === undefined || isSecretName(name)) continue;
+    if (name !== 'PATH' && name !== 'HOME' && name !== 'SHELL' && isInjectionName(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Replaces every occurrence of each secret value (6+ characters) in text with [REDACTED]. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  const longestFirst = secrets.length > 1 ? [...secrets].sort((a, b) => b.length - a.length) : secrets;
+  for (const s of longestFirst) {
+    if (s.length < 6 || !out.includes(s)) continue;
+    out = out.split(s).join('[REDACTED]');
+  }
+  return out;
+}
+
+/** Values of the secret-looking variables in env, for redact(). */
+export function secretValues(env: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  for (const name of Object.keys(env)) {
+    const v = env[name];
+    if (v !== undefined && v.length >= 6 && isSecretName(name)) out.push(v);
+  }
+  return out.sort((a, b) => b.length - a.length);
+}

@@ -1,0 +1,59 @@
+// Files no command may name in any restricted profile: credentials, keys, other processes' memory.
+
+/** Home-relative locations that hold credentials. */
+export const HOME_SECRETS: readonly string[] = [
+  '.ssh', '.aws', '.gnupg', '.config/gcloud', '.azure', '.kube', '.docker/config.json', '.netrc',
+  '.git-credentials', '.config/git/credentials', '.npmrc', '.pypirc', '.config/gh', '.password-store',
+  '.vault-token', '.pgpass', '.my.cnf', '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials',
+  '.terraform.d/credentials.tfrc.json', '.local/share/keyrings', '.config/hub', '.oci', '.boto',
+];
+
+const EXACT = new Set([
+  '/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers', '/etc/security/opasswd',
+  '/etc/krb5.keytab', '/etc/master.passwd', '/proc/kcore', '/proc/kmsg', '/proc/sysrq-trigger',
+  '/dev/mem', '/dev/kmem', '/dev/port',
+]);
+
+const PREFIXES: readonly string[] = ['/etc/sudoers.d', '/etc/ssl/private', '/sys/firmware/efi/efivars'];
+
+// Another process's environment, memory, open files, root or cwd: each is a way around the path rules.
+const PROC_PRIVATE = /^\/proc\/(?:\d+|self|thread-self)(?:\/task\/\d+)?\/(?:environ|mem|pagemap|root|cwd|fd|map_files)(?:\/|$)/;
+const SSH_HOST_KEY = /^\/etc\/ssh\/[^/]*_key(?:$|[^.])/;
+
+/** True when `p` is, or is inside, a location that is inside root. Strings must be normalized. */
+export function isInside(p: string, root: string): boolean {
+  if (root === '/') return true;
+  if (p.length === root.length) return p === root;
+  return p.length > root.length && p.charCodeAt(root.length) === 47 && p.startsWith(root);
+}
+
+/** True when the normalized absolute path `p` names a secret (see HOME_SECRETS and the system list). */
+export function isSensitivePath(p: string, homeDir: string): boolean {
+  if (EXACT.has(p)) return true;
+  for (const pre of PREFIXES) if (isInside(p, pre)) return true;
+  if (p.startsWith('/proc/') && PROC_PRIVATE.test(p)) return true;
+  if (p.startsWith('/etc/ssh/') && SSH_HOST_KEY.test(p)) return true;
+  return homeSecret(p, homeDir) || homeSecret(p, '/root') || homeSecret(p, userHome(p));
+}
+
+function userHome(p: string): string {
+  if (!p.startsWith('/home/')) return '';
+  const end = p.indexOf('/', 6);
+  return end < 0 ? '' : p.slice(0, end);
+}
+
+function homeSecret(p: string, home: string): boolean {
+  if (home === '' || home === '/' || !isInside(p, home) || p === home) return false;
+  const rel = p.slice(home.length + 1);
+  for (const s of HOME_SECRETS) if (rel === s || (rel.startsWith(s) && rel.charCodeAt(s.length) === 47)) return true;
+  return false;
+}
+
+/** True when a recursive read of directory `p` would reach a secret or the state directory. */
+export function coversSecrets(p: string, homeDir: string, stateDir: string): boolean {
+  if (p === '/') return true;
+  const roots = ['/etc/shadow', '/etc/ssl/private', '/etc/ssh', '/proc/self', '/root/.ssh', stateDir];
+  for (const s of HOME_SECRETS) roots.push(`${homeDir}/${s}`);
+  for (const r of roots) if (r.length > p.length && isInside(r, p)) return true;
+  return p === '/home';
+}

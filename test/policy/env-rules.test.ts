@@ -1,0 +1,49 @@
+// Env rules: injection variables refused, secrets filtered and redacted.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PolicyDenial } from '../../src/policy/denial.js';
+import { checkEnv, filterServerEnv, isSecretName, redact, secretValues } from '../../src/policy/env-rules.js';
+
+function rule(env: Record<string, string>): string | null {
+  try {
+    checkEnv(env);
+    return null;
+  } catch (err) {
+    assert.ok(err instanceof PolicyDenial);
+    return err.rule;
+  }
+}
+
+describe('checkEnv', () => {
+  const injection = ['LD_PRELOAD', 'LD_AUDIT', 'DYLD_LIBRARY_PATH', 'BASH_ENV', 'ENV', 'PATH', 'IFS', 'CDPATH', 'PS4', 'SHELLOPTS',
+    'GIT_CONFIG_COUNT', 'GIT_CONFIG_PARAMETERS', 'GIT_SSH_COMMAND', 'GIT_PAGER', 'GIT_EXEC_PATH', 'GIT_DIR', 'NODE_OPTIONS',
+    'PYTHONPATH', 'PYTHONHOME', 'PERL5LIB', 'RUBYOPT', 'LESSOPEN', 'EDITOR', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'GREP_OPTIONS',
+    'SSH_ASKPASS', 'BROWSER', 'TAR_OPTIONS', 'MANPAGER', 'SYSTEMD_PAGER'];
+  for (const name of injection) it(`refuses ${name}`, () => assert.equal(rule({ [name]: 'x' }), 'env.injection'));
+  for (const name of ['FOO', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'http_proxy', 'GIT_AUTHOR_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_TERMINAL_PROMPT', 'CI', 'NO_COLOR']) {
+    it(`allows ${name}`, () => assert.equal(rule({ [name]: 'x' }), null));
+  }
+  for (const name of ['1A', 'A-B', 'A B', 'A=B', '', 'É']) it(`refuses name ${JSON.stringify(name)}`, () => assert.equal(rule({ [name]: 'x' }), 'env.bad_name'));
+  it('refuses NUL in a value', () => assert.equal(rule({ A: 'a\0b' }), 'env.control_char'));
+});
+
+describe('secrets', () => {
+  for (const name of ['GITHUB_TOKEN', 'NPM_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'OPENAI_API_KEY', 'DB_PASSWORD', 'MY_PASSWD', 'STRIPE_KEY', 'SSH_AUTH_SOCK', 'WORKBENCH_API_KEY', 'DATABASE_URL', 'GOOGLE_APPLICATION_CREDENTIALS', 'X_AUTH', 'SLACK_KEY_1']) {
+    it(`${name} is secret`, () => assert.equal(isSecretName(name), true));
+  }
+  for (const name of ['HOME', 'PATH', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'GIT_AUTHOR_NAME', 'KEYBOARD', 'LANG', 'AUTHOR']) {
+    it(`${name} is not secret`, () => assert.equal(isSecretName(name), false));
+  }
+  it('filterServerEnv drops secrets and loader variables, keeps the rest', () => {
+    const out = filterServerEnv({ HOME: '/h', PATH: '/bin', GITHUB_TOKEN: 't', LD_PRELOAD: 'x', NODE_OPTIONS: 'y', LANG: 'C', WORKBENCH_HOME: '/s', U: undefined });
+    assert.deepEqual(out, { HOME: '/h', PATH: '/bin', LANG: 'C' });
+  });
+  it('redact replaces every occurrence of values of 6+ characters, longest first', () => {
+    assert.equal(redact('a s3cr3t-value b s3cr3t-value', ['s3cr3t-value']), 'a [REDACTED] b [REDACTED]');
+    assert.equal(redact('short abc', ['abc']), 'short abc');
+    assert.equal(redact('key=abcdef123', ['abcdef', 'abcdef123']), 'key=[REDACTED]');
+  });
+  it('secretValues lists the values of secret-looking variables', () => {
+    assert.deepEqual(secretValues({ GITHUB_TOKEN: 'ghp_123456', LANG: 'en_US.UTF-8', X_PASSWORD: 'abc' }), ['ghp_123456']);
+  });
+});

@@ -1,20 +1,30 @@
 // Detects which confinement layers and tools this host offers (for doctor, system_info and the runner).
-import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { probeBubblewrap, probeSeccomp, type BubblewrapCaps, type SeccompCaps } from './bwrap-probe.js';
 import { findCgroupSetup, type CgroupSetup } from './cgroup.js';
+import { sweepStaleCgroups } from './cgroup-sweep.js';
+import { ensurePrivateFile } from './private-files.js';
 
 export const SYSTEM_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
 export interface HostCapabilities {
   platform: NodeJS.Platform;
-  bubblewrap: { available: boolean; path?: string; works: boolean; reason?: string };
+  bubblewrap: BubblewrapCaps;
+  /** The syscall filter bubblewrap installs (only with bubblewrap). */
+  seccomp?: SeccompCaps;
+  /** Empty mode-000 file bound over secrets (/etc/shadow …); /dev/null is used when absent. */
+  maskFile?: string;
   userNamespaces: boolean;
   cgroup: CgroupSetup;
   prlimit: boolean;
   ripgrep?: string;
   git?: string;
-  /** The layers that will confine a command: e.g. ['bubblewrap', 'cgroup', 'rlimit', 'process-group']. */
+  /**
+   * The layers that will confine a command, from: 'bubblewrap', 'seccomp', 'cgroup-limits'
+   * (memory/pids/cpu enforced), 'cgroup-kill' (the whole tree, setsid'd daemons included),
+   * 'rlimit' (ulimit in the wrapper), 'process-group'. Only what was verified on this host.
+   */
   layers: string[];
 }
 
@@ -34,36 +44,45 @@ export function whichSystem(name: string): string | undefined {
 
 /** Runs the detection; costs a few spawns, so callers cache the result. */
 export function detectCapabilities(): HostCapabilities {
-  const bwrapPath = process.platform === 'linux' ? whichSystem('bwrap') : undefined;
-  const bubblewrap = probeBubblewrap(bwrapPath);
+  const linux = process.platform === 'linux';
+  const bubblewrap = probeBubblewrap(linux ? whichSystem('bwrap') : undefined);
+  const seccomp = probeSeccomp(bubblewrap);
   const cgroup = findCgroupSetup();
-  const prlimit = whichSystem('prlimit') !== undefined;
+  if (cgroup.usable) sweepStaleCgroups(cgroup);
   const layers: string[] = [];
   if (bubblewrap.works) layers.push('bubblewrap');
-  if (cgroup.usable) layers.push('cgroup');
-  if (prlimit) layers.push('rlimit');
+  if (seccomp.works) layers.push('seccomp');
+  if (cgroup.limitControllers.length > 0) layers.push('cgroup-limits');
+  if (cgroup.usable) layers.push('cgroup-kill');
+  // The wrapper sets limits with the shell's `ulimit` builtin, so this needs no prlimit binary.
+  if (existsSync('/bin/sh')) layers.push('rlimit');
   layers.push('process-group');
   return {
     platform: process.platform,
     bubblewrap,
+    seccomp,
+    maskFile: bubblewrap.works ? ensurePrivateFile('masked', Buffer.alloc(0), 0) : undefined,
     userNamespaces: userNamespacesEnabled(),
     cgroup,
-    prlimit,
+    prlimit: whichSystem('prlimit') !== undefined,
     ripgrep: whichSystem('rg'),
     git: whichSystem('git'),
     layers,
   };
 }
 
-function probeBubblewrap(path: string | undefined): HostCapabilities['bubblewrap'] {
-  if (!path) return { available: false, works: false, reason: 'bwrap is not installed (apt-get install bubblewrap)' };
-  const r = spawnSync(path, ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '--', '/bin/true'], {
-    timeout: 5000,
-    encoding: 'utf8',
-  });
-  if (r.status === 0) return { available: true, path, works: true };
-  const reason = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0];
-  return { available: true, path, works: false, reason: `bwrap cannot create namespaces here: ${reason}` };
+/** One line per layer for `doctor` and `system_info`: whether it is active and why not. */
+export function describeLayers(caps: HostCapabilities): Array<{ layer: string; active: boolean; detail: string }> {
+  const c = caps.cgroup;
+  const on = (l: string) => caps.layers.includes(l);
+  return [
+    { layer: 'bubblewrap', active: on('bubblewrap'), detail: caps.bubblewrap.works ? `${caps.bubblewrap.path} (namespaces, read-only system, private /tmp and HOME)` : caps.bubblewrap.reason ?? 'unavailable' },
+    { layer: 'seccomp', active: on('seccomp'), detail: caps.seccomp?.works ? 'ptrace, mount, unshare, bpf, keyctl, io_uring, module loading … refused' : caps.seccomp?.reason ?? 'not built' },
+    { layer: 'cgroup-limits', active: on('cgroup-limits'), detail: c.limitControllers.length ? `${c.version}: ${c.limitControllers.join(', ')}` : c.reason ?? 'no limit controllers writable' },
+    { layer: 'cgroup-kill', active: on('cgroup-kill'), detail: c.usable ? (c.unifiedParent ? 'cgroup.kill' : 'freezer + SIGKILL') : c.reason ?? 'unavailable' },
+    { layer: 'rlimit', active: on('rlimit'), detail: 'ulimit: no core dumps, file size cap, optional CPU seconds' },
+    { layer: 'process-group', active: true, detail: 'each stage leads its own process group, killed as a whole' },
+  ];
 }
 
 function userNamespacesEnabled(): boolean {

@@ -26,6 +26,7 @@ export interface CgroupLimits {
 }
 
 const SAFE_PATH = /^[\w./-]+$/;
+const LIMIT_FILE: Record<Controller, string> = { pids: 'pids.max', memory: 'memory.limit_in_bytes', cpu: 'cpu.cfs_quota_us', freezer: 'freezer.state' };
 
 /** Locates the cgroup hierarchies this process may create children in. */
 export function findCgroupSetup(): CgroupSetup {
@@ -52,7 +53,9 @@ export function findCgroupSetup(): CgroupSetup {
       }
     }
   }
-  const limitControllers = (['pids', 'memory', 'cpu'] as Controller[]).filter((c) => v1Parents[c]);
+  // Each hierarchy joined costs a cgroup migration per spawn; with cgroup.kill the freezer is not needed.
+  if (unifiedParent && existsSync(join(unifiedParent, 'cgroup.kill'))) delete v1Parents.freezer;
+  const limitControllers = (['pids', 'memory', 'cpu'] as Controller[]).filter((c) => v1Parents[c] && existsSync(join(v1Parents[c]!, LIMIT_FILE[c])));
   if (unifiedParent && limitControllers.length === 0) limitControllers.push(...(enableV2Controllers(unifiedParent) as Controller[]));
   const hasV1 = Object.keys(v1Parents).length > 0;
   const version = unifiedParent && hasV1 ? 'hybrid' : unifiedParent ? 'v2' : hasV1 ? 'v1' : 'none';
@@ -132,29 +135,31 @@ export class CgroupHandle {
     return this.dirs.map((d) => join(d, 'cgroup.procs'));
   }
 
-  create(limits: CgroupLimits): void {
+  /** Creates the directories and writes the limits; returns the limits that took effect (read back). */
+  create(limits: CgroupLimits): Array<keyof CgroupLimits> {
     for (const d of this.dirs) mkdirSync(d, { recursive: true });
     const v1 = (c: Controller) => (this.setup.v1Parents[c] ? join(this.setup.v1Parents[c]!, this.name) : undefined);
     const v2 = this.setup.unifiedParent ? join(this.setup.unifiedParent, this.name) : undefined;
-    if (limits.pidsMax) writeIf(v1('pids') ?? v2, 'pids.max', String(limits.pidsMax));
+    const applied: Array<keyof CgroupLimits> = [];
+    if (limits.pidsMax && writeIf(v1('pids') ?? v2, 'pids.max', String(limits.pidsMax))) applied.push('pidsMax');
     if (limits.memoryBytes) {
       const m = v1('memory');
-      if (m) {
-        writeIf(m, 'memory.limit_in_bytes', String(limits.memoryBytes));
-        writeIf(m, 'memory.memsw.limit_in_bytes', String(limits.memoryBytes));
-      } else {
-        writeIf(v2, 'memory.max', String(limits.memoryBytes));
-        writeIf(v2, 'memory.swap.max', '0');
-      }
+      // memsw (memory+swap) exists only with swap accounting; without it there is no swap to escape to
+      // on hosts without swap, and with swap the plain limit still bounds resident memory.
+      const ok = m
+        ? writeIf(m, 'memory.limit_in_bytes', String(limits.memoryBytes)) && (writeIf(m, 'memory.memsw.limit_in_bytes', String(limits.memoryBytes)) || true)
+        : writeIf(v2, 'memory.max', String(limits.memoryBytes)) && (writeIf(v2, 'memory.swap.max', '0') || true);
+      if (ok) applied.push('memoryBytes');
     }
     if (limits.cpuPercent) {
       const c = v1('cpu');
       const quota = Math.round(limits.cpuPercent * 1000);
-      if (c) {
-        writeIf(c, 'cpu.cfs_period_us', '100000');
-        writeIf(c, 'cpu.cfs_quota_us', String(quota));
-      } else writeIf(v2, 'cpu.max', `${quota} 100000`);
+      const ok = c
+        ? writeIf(c, 'cpu.cfs_period_us', '100000') && writeIf(c, 'cpu.cfs_quota_us', String(quota))
+        : writeIf(v2, 'cpu.max', `${quota} 100000`);
+      if (ok) applied.push('cpuPercent');
     }
+    return applied;
   }
 
   /** Pids currently in the tree. */
@@ -169,11 +174,10 @@ export class CgroupHandle {
 
   /** SIGKILLs every process in the cgroup; safe to call repeatedly. */
   kill(): void {
+    // cgroup.kill (5.14+) kills atomically, even processes forking at that moment.
     const unified = this.setup.unifiedParent ? join(this.setup.unifiedParent, this.name) : undefined;
-    if (unified && existsSync(join(unified, 'cgroup.kill'))) {
-      writeIf(unified, 'cgroup.kill', '1');
-      return;
-    }
+    if (unified && existsSync(join(unified, 'cgroup.kill')) && writeIf(unified, 'cgroup.kill', '1')) return;
+    // Otherwise freeze first so nothing can fork between reading the pid list and the kills.
     const freezer = this.setup.v1Parents.freezer ? join(this.setup.v1Parents.freezer, this.name) : undefined;
     if (freezer) writeIf(freezer, 'freezer.state', 'FROZEN');
     for (const pid of this.pids()) {
@@ -197,12 +201,20 @@ export class CgroupHandle {
     }
   }
 
-  /** Whether the memory limit was hit (OOM kill) during the run. */
+  /**
+   * Whether the memory limit killed a process during the run. Only the OOM-kill counter counts:
+   * memory.failcnt also rises when the kernel merely reclaims page cache at the limit (a large
+   * file copy), which is not a failure. failcnt is used only on kernels without the counter (< 4.13).
+   */
   oomKilled(): boolean {
     const m = this.setup.v1Parents.memory ? join(this.setup.v1Parents.memory, this.name) : undefined;
-    if (m) return /oom_kill [1-9]/.test(safeRead(join(m, 'memory.oom_control'))) || Number(safeRead(join(m, 'memory.failcnt'))) > 0;
+    if (m) {
+      const ctl = safeRead(join(m, 'memory.oom_control'));
+      if (/^oom_kill /m.test(ctl)) return /^oom_kill [1-9]/m.test(ctl);
+      return /^under_oom 1/m.test(ctl) || Number(safeRead(join(m, 'memory.failcnt'))) > 0;
+    }
     const u = this.setup.unifiedParent ? join(this.setup.unifiedParent, this.name) : undefined;
-    return u ? /oom_kill [1-9]/.test(safeRead(join(u, 'memory.events'))) : false;
+    return u ? /^oom_kill [1-9]/m.test(safeRead(join(u, 'memory.events'))) : false;
   }
 
   /** Whether a fork was refused because of pids.max. */
@@ -225,11 +237,13 @@ export class CgroupHandle {
   }
 }
 
-function writeIf(dir: string | undefined, file: string, value: string): void {
-  if (!dir) return;
+/** Writes a control file; false when it is absent or refused (the limit is then reported as not applied). */
+function writeIf(dir: string | undefined, file: string, value: string): boolean {
+  if (!dir) return false;
   try {
     writeFileSync(join(dir, file), value);
+    return true;
   } catch {
-    /* controller file absent on this host: the limit is reported as not applied */
+    return false;
   }
 }

@@ -1,7 +1,10 @@
 // Turns an allowed stage into the argv actually spawned: the confinement layers wrap the command.
 import type { Stage } from '../policy/types.js';
+import { bwrapArgs, SECCOMP_FD } from './bwrap.js';
 import type { HostCapabilities } from './capabilities.js';
 import type { CgroupHandle } from './cgroup.js';
+import { ensurePrivateFile } from './private-files.js';
+import { seccompProgram } from './seccomp.js';
 
 export interface SandboxLimits {
   fileSizeBytes: number;
@@ -26,7 +29,7 @@ export interface SandboxOptions {
 export interface SpawnPlan {
   file: string;
   args: string[];
-  /** Layers confining this spawn, e.g. ['bubblewrap', 'cgroup', 'rlimit', 'process-group']. */
+  /** Layers confining this spawn, e.g. ['bubblewrap', 'seccomp', 'cgroup-limits', 'cgroup-kill', 'rlimit', 'process-group']. */
   layers: string[];
 }
 
@@ -34,19 +37,18 @@ const SH = '/bin/sh';
 
 /**
  * The outermost layer is a tiny `sh` that joins the cgroup (before anything can fork, so no
- * descendant escapes accounting or the kill), sets rlimits with the `ulimit` builtin, then
- * execs the rest. It fails closed: if it cannot join, the command does not run (exit 125).
+ * descendant escapes accounting or the kill), sets rlimits with the `ulimit` builtin (dash counts
+ * `-f` in 512-byte blocks), opens the seccomp program for bwrap, then execs bwrap (or the command).
+ * It fails closed: if it cannot join or open, the command does not run (exit 125).
  */
 export function planSpawn(stage: Stage, opts: SandboxOptions, caps: HostCapabilities, cgroup?: CgroupHandle): SpawnPlan {
-  const layers: string[] = [];
-  let argv = [stage.executable, ...stage.argv.slice(1)];
-  const inner = wrapConfinement(argv, opts, caps);
-  argv = inner.argv;
-  layers.push(...inner.layers);
+  const inner = wrapConfinement([stage.executable, ...stage.argv.slice(1)], opts, caps);
+  const layers = [...inner.layers];
   const script: string[] = [];
   if (cgroup) {
     for (const f of cgroup.procsFiles) script.push(`echo $$ > ${f} || exit 125`);
-    layers.push('cgroup');
+    if (caps.cgroup.limitControllers.length > 0) layers.push('cgroup-limits');
+    layers.push('cgroup-kill');
   }
   if (opts.profile !== 'full' || opts.limits.fileSizeBytes > 0) {
     script.push('ulimit -c 0');
@@ -55,11 +57,21 @@ export function planSpawn(stage: Stage, opts: SandboxOptions, caps: HostCapabili
     layers.push('rlimit');
   }
   layers.push('process-group');
+  // bwrap reads the program from the fd and closes it before the command starts.
+  if (inner.seccompFile) script.push(`exec ${SECCOMP_FD}< ${inner.seccompFile} || exit 125`);
   script.push('exec "$@"');
-  return { file: SH, args: ['-c', script.join('\n'), 'workbench-sandbox', ...argv], layers };
+  return { file: SH, args: ['-c', script.join('\n'), 'workbench-sandbox', ...inner.argv], layers };
 }
 
-/** Hook for OS confinement (bubblewrap). Without it the argv runs as is. */
-function wrapConfinement(argv: string[], _opts: SandboxOptions, _caps: HostCapabilities): { argv: string[]; layers: string[] } {
-  return { argv, layers: [] };
+const SAFE_PATH = /^[\w./-]+$/;
+
+/** bubblewrap (plus seccomp) around the command, unless the profile is `full` or bwrap is off or broken. */
+function wrapConfinement(argv: string[], opts: SandboxOptions, caps: HostCapabilities): { argv: string[]; layers: string[]; seccompFile?: string } {
+  if (opts.profile === 'full' || !opts.useBubblewrap || !caps.bubblewrap.works || !caps.bubblewrap.path) return { argv, layers: [] };
+  // The file is re-checked per spawn: a temp cleaner may have removed it since detection.
+  const program = caps.seccomp?.works ? seccompProgram() : undefined;
+  const file = program ? ensurePrivateFile(`seccomp-${process.arch}.bpf`, program, 0o400) : undefined;
+  const seccompFile = file && SAFE_PATH.test(file) ? file : undefined;
+  const args = bwrapArgs(opts, caps, seccompFile !== undefined);
+  return { argv: [caps.bubblewrap.path, ...args, ...argv], layers: seccompFile ? ['bubblewrap', 'seccomp'] : ['bubblewrap'], seccompFile };
 }

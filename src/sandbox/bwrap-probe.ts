@@ -1,0 +1,63 @@
+// Probes what bubblewrap can do on this host: namespaces at all, the hardening flags, seccomp.
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { ensurePrivateFile } from './private-files.js';
+import { seccompProgram } from './seccomp.js';
+
+export interface BubblewrapCaps {
+  available: boolean;
+  path?: string;
+  works: boolean;
+  reason?: string;
+  /** Extra flags this bwrap accepts: an explicit user namespace in which no further one can be made. */
+  hardening?: string[];
+}
+
+export interface SeccompCaps {
+  works: boolean;
+  /** Host path of the BPF program the wrapper opens for `bwrap --seccomp`. */
+  path?: string;
+  reason?: string;
+}
+
+const BASE = ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent'];
+const HARDENING = ['--unshare-user', '--disable-userns'];
+
+/** Whether bwrap can create its namespaces here, and with which hardening flags. */
+export function probeBubblewrap(path: string | undefined): BubblewrapCaps {
+  if (!path) return { available: false, works: false, reason: 'bwrap is not installed (apt-get install bubblewrap)' };
+  // --disable-userns needs bwrap >= 0.8 and a user namespace; older hosts run without it.
+  if (trial(path, HARDENING).ok) return { available: true, path, works: true, hardening: HARDENING };
+  const r = trial(path, []);
+  if (r.ok) return { available: true, path, works: true, hardening: [] };
+  return { available: true, path, works: false, reason: `bwrap cannot create namespaces here: ${r.reason}` };
+}
+
+/** Writes the seccomp program to the private dir and checks bwrap loads it. */
+export function probeSeccomp(bwrap: BubblewrapCaps): SeccompCaps {
+  if (!bwrap.works || !bwrap.path) return { works: false, reason: 'needs bubblewrap' };
+  const program = seccompProgram();
+  if (!program) return { works: false, reason: `no syscall table for ${process.arch}` };
+  const path = ensurePrivateFile(`seccomp-${process.arch}.bpf`, program, 0o400);
+  if (!path) return { works: false, reason: 'no private directory for the seccomp program' };
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const r = trial(bwrap.path, [...(bwrap.hardening ?? []), '--seccomp', '3'], fd);
+    return r.ok ? { works: true, path } : { works: false, reason: `bwrap refused the seccomp program: ${r.reason}` };
+  } catch (err) {
+    return { works: false, reason: (err as Error).message };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function trial(path: string, extra: string[], fd3?: number): { ok: boolean; reason?: string } {
+  const r = spawnSync(path, [...BASE, ...extra, '--', '/bin/true'], {
+    timeout: 5000,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe', ...(fd3 === undefined ? [] : [fd3])],
+  });
+  if (r.status === 0) return { ok: true };
+  return { ok: false, reason: (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0] };
+}

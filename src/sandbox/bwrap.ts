@@ -1,0 +1,63 @@
+// The bubblewrap argv for one command: namespaces, what of the host is visible, and how.
+import type { HostCapabilities } from './capabilities.js';
+import { isWithin, maskMounts, resolverMounts, systemMounts, type Mount } from './bwrap-mounts.js';
+import type { SandboxOptions } from './plan.js';
+
+/** The fd the outer wrapper opens the seccomp program on (see plan.ts). */
+export const SECCOMP_FD = 3;
+const FALLBACK_HOME = '/home/workbench';
+const HOSTNAME = 'workbench';
+
+/** bwrap arguments (ending with `--`) that confine a command to its profile's view of the host. */
+export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, seccomp = false): string[] {
+  const home = privateHome(opts.homeDir);
+  const roots = rootMounts(opts, home);
+  return [
+    // New user, pid, ipc, uts, cgroup and net namespaces. The pid namespace is what keeps other
+    // processes' /proc/<pid>/environ and mem out of reach; the net namespace has only loopback.
+    '--unshare-all',
+    ...(caps.bubblewrap.hardening ?? []),
+    ...(opts.network ? ['--share-net', ...resolverMounts()] : []),
+    // A new session stops TIOCSTI keystroke injection into a terminal we might share.
+    '--new-session',
+    '--die-with-parent',
+    '--cap-drop', 'ALL',
+    '--hostname', HOSTNAME,
+    ...roots.args,
+    ...maskMounts({ homeDir: opts.homeDir, stateDir: opts.stateDir, bound: roots.bound, maskFile: caps.maskFile ?? '/dev/null' }),
+    '--setenv', 'HOME', home,
+    '--chdir', opts.cwd,
+    ...(seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
+    '--',
+  ];
+}
+
+/**
+ * System dirs, the private /tmp, the private HOME and the roots, parents before children: a
+ * workspace under /tmp (or home) is bound after the tmpfs that hides the rest of /tmp (or home),
+ * so it stays visible; a home inside a root still gets its private tmpfs on top; an explicit
+ * root of `/` cannot cover the fresh /proc (its recursive bind would bring the host's /proc).
+ */
+function rootMounts(opts: SandboxOptions, home: string): { args: string[]; bound: string[] } {
+  const writable = opts.profile === 'workspace-write' ? opts.writeRoots : [];
+  const mounts: Mount[] = [
+    ...systemMounts(),
+    { path: '/tmp', args: ['--tmpfs', '/tmp'] },
+    { path: home, args: ['--tmpfs', home] },
+  ];
+  const bound = [...new Set([...opts.readRoots, ...writable])];
+  for (const r of bound) {
+    // -try: a read root that does not exist on this host (say /var/log in a container) is skipped.
+    mounts.push({ path: r, args: writable.includes(r) ? ['--bind-try', r, r] : ['--ro-bind-try', r, r] });
+  }
+  const depth = (p: string) => (p === '/' ? 0 : p.split('/').length);
+  mounts.sort((a, b) => depth(a.path) - depth(b.path));
+  return { args: mounts.flatMap((m) => m.args), bound };
+}
+
+/** HOME inside the sandbox: an empty tmpfs at the user's home path (so ~ paths in roots still work). */
+function privateHome(homeDir: string): string {
+  if (!homeDir.startsWith('/') || homeDir === '/') return FALLBACK_HOME;
+  const system = ['/usr', '/etc', '/proc', '/dev', '/sys', '/opt', '/bin', '/sbin', '/lib'];
+  return system.some((s) => isWithin(homeDir, s)) ? FALLBACK_HOME : homeDir;
+}

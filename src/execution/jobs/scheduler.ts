@@ -1,0 +1,36 @@
+// The queue: claims queued jobs in FIFO order while a slot is free and launches their supervisors.
+// Called by the server (start, reconcile tick) and by a supervisor when its job ends.
+import type { JobsRepo } from '../../store/jobs-repo.js';
+import { launchSupervisor, type Launched } from './launch.js';
+import { processStartTime } from './proc-identity.js';
+import { zeroCounts } from './types.js';
+
+export interface SchedulerContext {
+  repo: JobsRepo;
+  stateDir: string;
+  maxRunning: number;
+  now: () => Date;
+}
+
+/** Starts as many queued jobs as there are free slots; returns what it launched. */
+export function startQueued(ctx: SchedulerContext): Map<string, Launched> {
+  const launched = new Map<string, Launched>();
+  for (;;) {
+    const id = ctx.repo.claimNext(ctx.maxRunning, ctx.now().toISOString());
+    if (!id) return launched;
+    try {
+      const l = launchSupervisor(ctx.stateDir, id);
+      ctx.repo.setSupervisor(id, l.supPid, processStartTime(l.supPid));
+      launched.set(id, l);
+    } catch (err) {
+      ctx.repo.finish(id, {
+        status: 'failed',
+        exitCode: null,
+        signal: null,
+        endedAt: ctx.now().toISOString(),
+        counts: zeroCounts(),
+        note: `the supervisor could not be started: ${(err as Error).message}`,
+      });
+    }
+  }
+}

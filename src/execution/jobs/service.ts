@@ -1,0 +1,101 @@
+// The jobs service a server (or the CLI) holds: start, reconcile tick, queue, retention, lookups.
+import { mkdirSync, rmSync } from 'node:fs';
+import { ulid } from 'ulid';
+import type { Db } from '../../store/db.js';
+import { createJobsRepo, type JobsRepo } from '../../store/jobs-repo.js';
+import { AppError, notFound } from '../../shared/errors.js';
+import { writeJsonAtomic } from './atomic-write.js';
+import { jobPaths } from './paths.js';
+import { reconcileJob, reconcileJobs } from './reconcile.js';
+import { pruneEndedJobs } from './retention.js';
+import { startQueued } from './scheduler.js';
+import type { Job, JobSpec } from './types.js';
+
+export interface JobLimits {
+  maxRunning: number;
+  maxQueued: number;
+  maxLogBytes: number;
+  retentionDays: number;
+}
+
+export interface JobsContext {
+  db: Db;
+  dbPath: string;
+  stateDir: string;
+  limits: JobLimits;
+  now: () => Date;
+  onError?: (err: unknown) => void;
+}
+
+/** A decided, ready-to-run request (the policy has already produced the stages). */
+export type StartRequest = Omit<JobSpec, 'id' | 'stateDir' | 'dbPath' | 'maxLogBytes' | 'maxRunning'> & { name: string | null; command: string };
+
+const PRUNE_EVERY_MS = 60_000;
+const PID_WAIT_MS = 2000;
+
+/** Creates the service over an open store. Nothing runs until start()/tick()/startTimer(). */
+export function createJobService(ctx: JobsContext) {
+  const repo: JobsRepo = createJobsRepo(ctx.db);
+  const sched = { repo, stateDir: ctx.stateDir, maxRunning: ctx.limits.maxRunning, now: ctx.now };
+  let lastPrune = 0;
+  const svc = {
+    ctx,
+    repo,
+    /** Queues the job, starts it if a slot is free, and answers once the supervisor reports the pid. */
+    async start(req: StartRequest): Promise<{ job: Job; pid: number | null }> {
+      const id = ulid();
+      const paths = jobPaths(ctx.stateDir, id);
+      mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+      const { name, command, ...run } = req;
+      const spec: JobSpec = { ...run, id, stateDir: ctx.stateDir, dbPath: ctx.dbPath, maxLogBytes: ctx.limits.maxLogBytes, maxRunning: ctx.limits.maxRunning };
+      writeJsonAtomic(paths.spec, spec);
+      const created = repo.insertQueued({ id, name, command, createdAt: ctx.now().toISOString(), stdinOpen: req.stdinOpen }, ctx.limits);
+      if (created === 'busy') {
+        rmSync(paths.dir, { recursive: true, force: true });
+        throw new AppError('busy', `the job queue is full (${ctx.limits.maxQueued} queued behind ${ctx.limits.maxRunning} running)`, {
+          hint: 'wait for jobs to end (job_wait) or cancel some (job_cancel), then retry',
+        });
+      }
+      const launched = startQueued(sched);
+      for (const [other, l] of launched) if (other !== id) void l.ready(PID_WAIT_MS);
+      const pid = launched.has(id) ? await launched.get(id)!.ready(PID_WAIT_MS) : null;
+      return { job: svc.get(id), pid };
+    },
+    /** The job, reconciled against the disk first when it is running. */
+    get(id: string): Job {
+      const job = validId(id) ? repo.get(id) : undefined;
+      if (!job) throw notFound(`no job with id ${id}`, 'list jobs with job_list');
+      if (job.status === 'running' && reconcileJob(sched, job)) return repo.get(id)!;
+      return job;
+    },
+    /** Reconcile every active job, start queued ones, prune old ones (at most once a minute). */
+    tick(): void {
+      reconcileJobs(sched);
+      startQueued(sched).forEach((l) => void l.ready(PID_WAIT_MS));
+      const now = ctx.now().getTime();
+      if (now - lastPrune >= PRUNE_EVERY_MS) {
+        lastPrune = now;
+        pruneEndedJobs(repo, ctx.stateDir, ctx.limits.retentionDays, ctx.now());
+      }
+    },
+    /** Runs tick() every `ms` on an unref'd timer; returns the stop function. */
+    startTimer(ms: number): () => void {
+      const timer = setInterval(() => {
+        try {
+          svc.tick();
+        } catch (err) {
+          ctx.onError?.(err);
+        }
+      }, ms);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+  return svc;
+}
+
+export type JobService = ReturnType<typeof createJobService>;
+
+function validId(id: string): boolean {
+  return /^[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
+}

@@ -1,0 +1,135 @@
+// The supervisor: a detached process that owns one job's command tree for its whole life, writes
+// its logs, and records its end durably (status.json, then the database) whether or not a server runs.
+import type { ChildProcess } from 'node:child_process';
+import { closeSync, writeSync } from 'node:fs';
+import { reapCgroup } from '../kill-tree.js';
+import type { JobsRepo } from '../../store/jobs-repo.js';
+import { readJson, writeJsonAtomic } from './atomic-write.js';
+import { CappedLog } from './capped-log.js';
+import { CombinedIndexWriter } from './combined-index.js';
+import { jobPathsOfDir, type JobPaths } from './paths.js';
+import { processStartTime } from './proc-identity.js';
+import { startQueued } from './scheduler.js';
+import { createFifo, StdinRelay } from './stdin-relay.js';
+import { createJobCgroup, pidsOf, spawnStages } from './spawn-pipeline.js';
+import { superviseUntilExit, type Ended } from './supervise-exit.js';
+import type { JobEnd, JobSpec } from './types.js';
+
+/** What supervisor.json records: who supervises, and the command's processes (pid + start time). */
+export interface SupervisorInfo {
+  supPid: number;
+  supStart: string | null;
+  procs: Array<{ pid: number; start: string | null }>;
+  layers: string[];
+}
+
+interface Logs {
+  stdout: CappedLog;
+  stderr: CappedLog;
+}
+
+/** Runs the job described by `<jobDir>/spec.json` to its end. */
+export async function runSupervisor(jobDir: string): Promise<void> {
+  process.on('SIGTERM', () => undefined); // never die by TERM before the end is recorded
+  const paths = jobPathsOfDir(jobDir);
+  const spec = readJson<JobSpec>(paths.spec);
+  if (!spec) throw new Error(`no readable spec.json in ${jobDir}`);
+  const cgroup = createJobCgroup(spec);
+  const logs = openLogs(paths, spec.maxLogBytes);
+  let spawned: ReturnType<typeof spawnStages>;
+  try {
+    if (spec.stdinOpen) createFifo(paths.stdin);
+    spawned = spawnStages(spec, cgroup);
+  } catch (err) {
+    handshake({ pid: null, error: (err as Error).message });
+    return finish(spec, paths, logs, endOf({ code: null, signal: null, reason: 'exit' }, logs, `could not start: ${(err as Error).message}`), await openRepo(spec));
+  }
+  const { children, layers } = spawned;
+  const pids = pidsOf(children);
+  const procs = pids.map((pid) => ({ pid, start: processStartTime(pid) }));
+  const info: SupervisorInfo = { supPid: process.pid, supStart: processStartTime(process.pid), procs, layers };
+  writeJsonAtomic(paths.supervisor, info);
+  handshake({ pid: procs[0]?.pid ?? null });
+  const combined = new CombinedIndexWriter(paths.combinedIndex);
+  wireOutput(children, logs, combined);
+  const relay = spec.stdinOpen && children[0]?.stdin ? new StdinRelay(paths.stdin, children[0].stdin) : undefined;
+  let repo: JobsRepo | undefined;
+  const onTick = () => {
+    for (const l of Object.values(logs)) l.flushMarker();
+    safely(() => repo?.setCounts(spec.id, countsOf(logs)));
+  };
+  // Listen for the end before any await, so a command that ends at once is not missed.
+  const ending = superviseUntilExit({ children, pids, cgroup, paths, timeoutMs: spec.timeoutMs, relay, onTick });
+  repo = await openRepo(spec);
+  safely(() => repo?.setSupervisor(spec.id, info.supPid, info.supStart));
+  safely(() => repo?.setPid(spec.id, procs[0]?.pid ?? null, procs[0]?.start ?? null));
+  const ended = await ending;
+  combined.close();
+  const limit = cgroup?.oomKilled() ? 'memory' : cgroup?.pidsLimitHit() ? 'pids' : undefined;
+  if (cgroup) await reapCgroup(cgroup);
+  await finish(spec, paths, logs, endOf(ended, logs, limit ? `the ${limit} limit was hit` : null), repo);
+}
+
+/** Records the end (file first, then the row), then lets the next queued job start. */
+async function finish(spec: JobSpec, paths: JobPaths, logs: Logs, end: JobEnd, repo: JobsRepo | undefined): Promise<void> {
+  for (const l of Object.values(logs)) l.close();
+  writeJsonAtomic(paths.status, end);
+  safely(() => repo?.finish(spec.id, end));
+  if (repo) safely(() => startQueued({ repo, stateDir: spec.stateDir, maxRunning: spec.maxRunning, now: () => new Date() }));
+}
+
+function openLogs(paths: JobPaths, cap: number): Logs {
+  return {
+    stdout: new CappedLog(paths.log('stdout'), cap, 'stdout'),
+    stderr: new CappedLog(paths.log('stderr'), cap, 'stderr'),
+  };
+}
+
+/** Streams output to the logs chunk by chunk (synchronous appends: nothing is buffered in memory); the combined index records the order. */
+function wireOutput(children: ChildProcess[], logs: Logs, combined: CombinedIndexWriter): void {
+  const sink = (stream: 0 | 1, log: CappedLog) => (c: Buffer) => {
+    const at = log.stored;
+    combined.add(stream, at, log.write(c));
+  };
+  children[children.length - 1]!.stdout!.on('data', sink(0, logs.stdout));
+  for (const child of children) child.stderr!.on('data', sink(1, logs.stderr));
+}
+
+function endOf(ended: Ended, logs: Logs, note: string | null): JobEnd {
+  const status =
+    ended.reason === 'cancelled' ? 'cancelled' : ended.reason === 'timeout' ? 'timed_out' : ended.code === 0 ? 'succeeded' : 'failed';
+  return { status, exitCode: ended.code, signal: ended.signal, endedAt: new Date().toISOString(), counts: countsOf(logs), note };
+}
+
+function countsOf(logs: Logs): JobEnd['counts'] {
+  return { stdoutBytes: logs.stdout.total, stderrBytes: logs.stderr.total, stdoutDropped: logs.stdout.dropped, stderrDropped: logs.stderr.dropped };
+}
+
+/** Tells the launcher (fd 3, when it is still listening) the command's pid. */
+function handshake(msg: { pid: number | null; error?: string }): void {
+  try {
+    writeSync(3, `${JSON.stringify(msg)}\n`);
+    closeSync(3);
+  } catch {
+    /* the launcher is gone or did not ask */
+  }
+}
+
+/** Opens the store lazily (after the command started: loading SQLite is not on the start path). */
+async function openRepo(spec: JobSpec): Promise<JobsRepo | undefined> {
+  try {
+    const [{ openDb }, { createJobsRepo }] = await Promise.all([import('../../store/db.js'), import('../../store/jobs-repo.js')]);
+    return createJobsRepo(openDb(spec.dbPath));
+  } catch (err) {
+    process.stderr.write(`supervisor: cannot open the store: ${(err as Error).message}\n`);
+    return undefined;
+  }
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    process.stderr.write(`supervisor: ${(err as Error).message}\n`);
+  }
+}

@@ -1,0 +1,12 @@
+// Resolves a git adapter's path argument to a checked directory to run git in.
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { AppDeps } from '../../control/deps.js';
+import { resolveReadPath } from '../resolve-path.js';
+
+/** The checked real directory for `path` (a file's parent directory when a file is named). */
+export async function gitCwd(deps: AppDeps, path: string): Promise<string> {
+  const real = resolveReadPath(deps, path);
+  const s = await stat(real);
+  return s.isDirectory() ? real : dirname(real);
+}

@@ -1,0 +1,44 @@
+// The one hardened way to run git on an untrusted repository: no hooks, pagers, helpers or ext diff.
+import type { AppDeps } from '../../control/deps.js';
+import { AppError } from '../../shared/errors.js';
+import { whichSystem } from '../../sandbox/capabilities.js';
+import { minimalEnv, runBounded, type BoundedRunResult } from '../spawn-bounded.js';
+
+// Every repository-local setting that can run a program is overridden on the command line,
+// which takes precedence over .git/config; the system config is ignored entirely.
+export const GIT_HARDENING = [
+  '-c', 'core.fsmonitor=', '-c', 'core.pager=cat', '-c', 'core.sshCommand=/bin/false', '-c', 'diff.external=',
+  '-c', 'core.hooksPath=/dev/null', '-c', 'protocol.allow=never', '-c', 'credential.helper=',
+  '-c', 'core.editor=/bin/false', '-c', 'sequence.editor=/bin/false', '-c', 'uploadpack.packObjectsHook=',
+  '-c', 'core.untrackedCache=false', '-c', 'gc.auto=0', '--no-pager',
+];
+
+/** Environment for git: minimal, no inherited GIT_*, no system config, no prompts, no optional locks. */
+export function gitEnv(): Record<string, string> {
+  return minimalEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_ASKPASS: '/bin/false', SSH_ASKPASS: '/bin/false' });
+}
+
+export interface GitRunOptions {
+  maxBytes: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Runs hardened `git <args>` in cwd; throws unavailable without git, timeout when the budget ran out. */
+export async function runGit(deps: AppDeps, cwd: string, args: string[], opts: GitRunOptions): Promise<BoundedRunResult> {
+  const git = deps.capabilities().git ?? whichSystem('git');
+  if (!git) throw new AppError('unavailable', 'git is not installed on this host', { hint: 'install git' });
+  const r = await runBounded(git, [...GIT_HARDENING, ...args], { cwd, env: gitEnv(), ...opts });
+  if (r.timedOut) throw new AppError('timeout', `git ${args[0]} took longer than ${opts.timeoutMs} ms`);
+  return r;
+}
+
+/** Like runGit but a non-zero exit becomes an AppError naming git's message (not a repo → not_found). */
+export async function runGitChecked(deps: AppDeps, cwd: string, args: string[], opts: GitRunOptions): Promise<BoundedRunResult> {
+  const r = await runGit(deps, cwd, args, opts);
+  if (r.code === 0 || r.truncated) return r;
+  const msg = r.stderr.trim().split('\n')[0] || `git exited with code ${r.code}`;
+  if (/not a git repository/i.test(msg)) throw new AppError('not_found', `${cwd} is not inside a git repository`);
+  if (/unknown revision|bad revision|ambiguous argument/i.test(msg)) throw new AppError('invalid_params', `git: ${msg}`);
+  throw new AppError('exec_failed', `git: ${msg}`);
+}

@@ -1,0 +1,23 @@
+// env_vars: the server's environment, sorted, with secret-looking values masked.
+import { isSecretName } from '../../policy/env-rules.js';
+
+export interface EnvVar {
+  name: string;
+  value: string;
+  masked: boolean;
+}
+
+const MAX_VALUE = 2000;
+
+/** Lists variables whose name contains `filter` (case-insensitive); secrets show as "****". */
+export function listEnv(env: NodeJS.ProcessEnv, filter?: string): EnvVar[] {
+  const f = filter?.toLowerCase();
+  return Object.keys(env)
+    .filter((name) => f === undefined || name.toLowerCase().includes(f))
+    .sort()
+    .map((name) => {
+      const masked = isSecretName(name);
+      const raw = env[name] ?? '';
+      return { name, value: masked ? '****' : raw.length > MAX_VALUE ? raw.slice(0, MAX_VALUE) + '…' : raw, masked };
+    });
+}

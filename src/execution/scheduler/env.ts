@@ -1,0 +1,35 @@
+// What the scheduler runs on: the two repositories, the tool table, and how a step invokes a tool.
+import type { WireResult } from '../../control/envelope.js';
+import type { ToolDef } from '../../control/tool.js';
+import type { Profile } from '../../policy/types.js';
+import type { Db } from '../../store/db.js';
+import { createTaskStepsRepo, type TaskStepsRepo } from '../../store/task-steps-repo.js';
+import { createTasksRepo, type TasksRepo } from '../../store/tasks-repo.js';
+
+/** Runs one tool call for a step; in the server this is invokeTool (validation, envelope, audit). */
+export type StepInvoker = (def: ToolDef, args: unknown, signal: AbortSignal) => Promise<WireResult>;
+
+/** The repositories of the tasks tables. */
+export interface TaskStore {
+  tasks: TasksRepo;
+  steps: TaskStepsRepo;
+}
+
+/** Everything the runner needs; tests and benches build their own with a small tool table. */
+export interface SchedulerEnv extends TaskStore {
+  tools(): Map<string, ToolDef>;
+  invoke: StepInvoker;
+  profile: Profile;
+  leaseMs: number;
+  log(event: string, data: Record<string, unknown>): void;
+}
+
+/** Opens the tasks repositories over a database. */
+export function createTaskStore(db: Db): TaskStore {
+  return { tasks: createTasksRepo(db), steps: createTaskStepsRepo(db) };
+}
+
+/** A name → definition map of a tool list. */
+export function toolMap(tools: ToolDef[]): Map<string, ToolDef> {
+  return new Map(tools.map((t) => [t.name, t]));
+}

@@ -1,0 +1,35 @@
+// Records how a step ended and advances its task, in one transaction.
+import type { TaskStore } from './env.js';
+import { taskEventAfter } from './step-plan.js';
+import { applyTaskEvent } from './task-events.js';
+import { stepTransition } from './transitions.js';
+import type { StepOutcome, StepRecord } from './types.js';
+
+const EVENT = { success: 'succeed', failed: 'fail', skipped: 'skip' } as const;
+
+/** Writes the outcome if `owner` still holds the step; false when the claim was lost. */
+export function finishStep(store: TaskStore, step: StepRecord, owner: string | null, outcome: StepOutcome): boolean {
+  return store.tasks.atomic(() => {
+    stepTransition('executing', EVENT[outcome.status]);
+    if (!store.steps.finish(step.id, owner, { ...outcome, endedAt: new Date().toISOString() })) return false;
+    const task = store.tasks.get(step.taskId)!;
+    if (step.saveAs && outcome.status !== 'skipped' && outcome.result != null && !task.dryRun) {
+      const ctx = store.tasks.context(task.id);
+      ctx[step.saveAs] = outcome.result;
+      store.tasks.setContext(task.id, ctx);
+    }
+    // A cancelled (or otherwise stopped) task keeps its status; the step row still records what happened.
+    if (task.status !== 'running') return true;
+    const next = taskEventAfter({
+      outcome, onFailure: step.onFailure, stepNumber: step.stepNumber, action: step.action,
+      dryRun: task.dryRun, hasOpen: store.steps.hasOpen(task.id),
+    });
+    if (next) applyTaskEvent(store, task, next.event, { reason: next.reason });
+    return true;
+  });
+}
+
+/** A failed outcome with an error sentence. */
+export function failedOutcome(error: string, note: string | null = null, result: unknown = null): StepOutcome {
+  return { status: 'failed', result, error, note };
+}

@@ -1,0 +1,53 @@
+// Pure decisions of the runner: run_if, what a finished step means for its task, crash safety.
+import type { ToolDef } from '../../control/tool.js';
+import type { Profile } from '../../policy/types.js';
+import type { TaskEvent } from './transitions.js';
+import type { OnFailure, RunIf, StepMode, StepOutcome, StepSpec, StepStatus } from './types.js';
+
+/** run_command's synchronous limit; a longer step runs as a durable job. */
+export const SYNC_LIMIT_MS = 30_000;
+
+/**
+ * run_if against "the previous step": the nearest earlier step that was not skipped.
+ * The first step (no previous) counts as after a success.
+ */
+export function shouldRun(runIf: RunIf, previous: StepStatus | undefined): boolean {
+  if (runIf === 'always') return true;
+  const failed = previous === 'failed';
+  return runIf === 'failure' ? failed : !failed;
+}
+
+/** What a finished step does to its task: a task event with its reason, or nothing (go on). */
+export function taskEventAfter(o: { outcome: StepOutcome; onFailure: OnFailure; stepNumber: number; action: string; dryRun: boolean; hasOpen: boolean }): { event: TaskEvent; reason: string | null } | null {
+  // A dry run checks every step and always ends completed; failures are reported per step.
+  if (o.outcome.status === 'failed' && !o.dryRun && o.onFailure !== 'continue') {
+    const reason = `step ${o.stepNumber} (${o.action}) failed: ${o.outcome.error ?? 'unknown error'}`;
+    return { event: o.onFailure === 'abort' ? 'fail' : 'pause', reason };
+  }
+  return o.hasOpen ? null : { event: 'complete', reason: null };
+}
+
+/**
+ * Whether a step may run again after its runner vanished mid-step. The tool decides
+ * (rerunSafe, else readOnlyHint). run_command is treated as re-runnable only in the read-only
+ * profile without `shell`: there every command is on the read-only allowlist with its argument
+ * policies, and the sandbox has no writable path but a private /tmp, so it cannot have side effects.
+ */
+export function isRerunSafe(def: ToolDef, args: Record<string, unknown>, profile: Profile): boolean {
+  if (def.name === 'run_command') return profile === 'read-only' && (args.shell === undefined || args.shell === false);
+  return def.rerunSafe?.(args) ?? def.annotations.readOnlyHint;
+}
+
+/** The claim-time decision: dry runs and read-only sync steps re-run; job steps re-attach instead. */
+export function rerunSafeAtClaim(tools: Map<string, ToolDef>, profile: Profile, step: { action: string; mode: StepMode; parameters: Record<string, unknown> }, dryRun: boolean): boolean {
+  if (dryRun) return true;
+  const def = tools.get(step.action);
+  return step.mode === 'sync' && (def === undefined || isRerunSafe(def, step.parameters, profile));
+}
+
+/** The mode a step runs in: explicit, else `job` when its timeout exceeds the sync limit. */
+export function effectiveMode(s: StepSpec): StepMode {
+  if (s.mode) return s.mode;
+  const timeout = s.timeout_ms ?? (typeof s.parameters.timeout_ms === 'number' ? s.parameters.timeout_ms : 0);
+  return s.action === 'run_command' && timeout > SYNC_LIMIT_MS ? 'job' : 'sync';
+}

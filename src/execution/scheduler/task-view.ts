@@ -1,0 +1,57 @@
+// Bounded views of tasks for task_status, task_list and the CLI.
+import type { TaskStore } from './env.js';
+import { requireTask } from './task-actions.js';
+import type { StepRecord, TaskRecord, TaskStatus } from './types.js';
+
+export const STEP_RESULT_CAP = 8 * 1024;
+const CONTEXT_CAP = 32 * 1024;
+const TOTAL_CAP = 96 * 1024;
+
+/** A JSON value cut to `cap` bytes: the value itself when it fits, else a preview with a note. */
+export function capJson(value: unknown, cap: number): { value: unknown; truncated: boolean } {
+  if (value === null || value === undefined) return { value: null, truncated: false };
+  const text = JSON.stringify(value);
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= cap) return { value, truncated: false };
+  const preview = Buffer.from(text).subarray(0, cap).toString('utf8');
+  return { value: { truncated: true, bytes, preview, note: `result is ${bytes} bytes; first ${cap} shown. The full row is in task_steps.result` }, truncated: true };
+}
+
+/** task_status: the task, its context and every step, with results capped per step and in total. */
+export function taskStatusView(store: TaskStore, id: string): Record<string, unknown> & { truncated: boolean } {
+  const task = requireTask(store, id);
+  const ctx = capJson(store.tasks.context(id), CONTEXT_CAP);
+  let budget = TOTAL_CAP;
+  let truncated = ctx.truncated;
+  const steps = store.steps.forTask(id).map((s) => {
+    const r = capJson(s.result, Math.min(STEP_RESULT_CAP, Math.max(budget, 256)));
+    budget -= Buffer.byteLength(JSON.stringify(r.value));
+    truncated ||= r.truncated;
+    return stepView(s, r.value);
+  });
+  return { ...taskSummary(task), context: ctx.value ?? {}, steps, truncated };
+}
+
+function stepView(s: StepRecord, result: unknown): Record<string, unknown> {
+  return {
+    step_number: s.stepNumber, action: s.action, parameters: s.parameters, status: s.status, result, error: s.error,
+    ...(s.note ? { note: s.note } : {}), attempts: s.attempts, started_at: s.startedAt, ended_at: s.endedAt,
+    ...(s.jobId ? { job_id: s.jobId } : {}),
+  };
+}
+
+/** The fields of a task shared by every view. */
+export function taskSummary(t: TaskRecord): Record<string, unknown> {
+  return {
+    task_id: t.id, name: t.name, status: t.status, ...(t.statusReason ? { status_reason: t.statusReason } : {}),
+    dry_run: t.dryRun, current_step: t.currentStep, step_count: t.stepCount, created_at: t.createdAt, last_updated: t.lastUpdated,
+  };
+}
+
+/** task_list: newest first, `cursor` is the last task id of the previous page. */
+export function taskListView(store: TaskStore, q: { status?: TaskStatus; limit?: number; cursor?: string }) {
+  const limit = q.limit ?? 20;
+  const rows = store.tasks.list({ status: q.status, limit: limit + 1, before: q.cursor });
+  const page = rows.slice(0, limit);
+  return { tasks: page.map(taskSummary), next_cursor: rows.length > limit ? page[page.length - 1]!.id : null };
+}

@@ -1,0 +1,67 @@
+// Shapes shared by the scheduler plane and the tasks repositories.
+
+export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'paused' | 'cancelled';
+export type StepStatus = 'pending' | 'executing' | 'success' | 'failed' | 'skipped';
+export type RunIf = 'success' | 'failure' | 'always';
+export type OnFailure = 'pause' | 'continue' | 'abort';
+export type StepMode = 'sync' | 'job';
+
+/** A step as a caller describes it (task_create). */
+export interface StepSpec {
+  action: string;
+  parameters: Record<string, unknown>;
+  save_as?: string;
+  run_if?: RunIf;
+  on_failure?: OnFailure;
+  mode?: StepMode;
+  timeout_ms?: number;
+}
+
+/** A task row. */
+export interface TaskRecord {
+  id: string;
+  name: string | null;
+  createdAt: string;
+  status: TaskStatus;
+  statusReason: string | null;
+  dryRun: boolean;
+  currentStep: number;
+  stepCount: number;
+  lastUpdated: string;
+}
+
+/** A step row, parameters and result decoded. */
+export interface StepRecord {
+  id: string;
+  taskId: string;
+  stepNumber: number;
+  action: string;
+  parameters: Record<string, unknown>;
+  saveAs: string | null;
+  runIf: RunIf;
+  onFailure: OnFailure;
+  mode: StepMode;
+  timeoutMs: number | null;
+  status: StepStatus;
+  result: unknown;
+  error: string | null;
+  note: string | null;
+  attempts: number;
+  startedAt: string | null;
+  endedAt: string | null;
+  jobId: string | null;
+  rerunSafe: boolean | null;
+  claimOwner: string | null;
+  leaseUntil: number | null;
+}
+
+/** How a step ended, as the runner records it. */
+export interface StepOutcome {
+  status: Extract<StepStatus, 'success' | 'failed' | 'skipped'>;
+  result: unknown;
+  error: string | null;
+  note: string | null;
+}
+
+/** The JSON object every task keeps: initial context plus each step's save_as result. */
+export type TaskContext = Record<string, unknown>;

@@ -6,6 +6,8 @@ import type { Config } from '../config/schema.js';
 import type { Profile } from '../policy/types.js';
 import { createApp, type App } from '../control/app.js';
 import { createLogger } from '../control/logger.js';
+import { startJobs } from '../control/tools/jobs.js';
+import { ensureScheduler } from '../execution/scheduler/service.js';
 
 export interface GlobalFlags {
   config?: string;
@@ -40,7 +42,14 @@ export function bootApp(flags: GlobalFlags): App {
   if (runtime.workspaceRoots.length === 0) {
     logger.warn({ event: 'no_workspace_root', msg: 'no workspace root: start Workbench in a project directory or pass --root DIR' });
   }
-  return createApp(config, runtime, logger);
+  const app = createApp(config, runtime, logger);
+  // Reconcile jobs and resume task flows shortly after start-up, off the cold-start path:
+  // SQLite and the job store load after the first initialize has been answered.
+  setTimeout(() => {
+    startJobs(app.deps);
+    ensureScheduler(app.deps);
+  }, 200).unref();
+  return app;
 }
 
 /** Exits 2 with a one-line message. */

@@ -79,15 +79,17 @@ export function policyContextFor(config: Config, runtime: Runtime): PolicyContex
     fs: {
       realpath(p) {
         try {
-          return realpathSync(p);
+          return realpathSync.native(p);
         } catch {
           return null;
         }
       },
       isExecutable(p) {
+        const st = statSync(p, { throwIfNoEntry: false });
+        if (!st?.isFile()) return false;
         try {
           accessSync(p, constants.X_OK);
-          return statSync(p).isFile();
+          return true;
         } catch {
           return false;
         }
@@ -111,5 +113,6 @@ export function createApp(config: Config, runtime: Runtime, logger: Logger): App
     main: new Gate({ name: 'tool', maxInflight: config.control.max_inflight, maxQueue: config.control.max_queue, queueWaitMs: config.control.queue_wait_ms }),
     status: new Gate({ name: 'status', maxInflight: config.control.status_lane_inflight, maxQueue: config.control.max_queue, queueWaitMs: config.control.queue_wait_ms }),
   };
+  deps.service('gates', () => gates);
   return { deps, gates, tools: buildTools(deps), shutdown: new AbortController() };
 }

@@ -2,10 +2,16 @@
 import type { AppDeps } from './deps.js';
 import type { ToolDef } from './tool.js';
 import { commandTools } from './tools/commands.js';
+import { ufoTools } from './tools/ufo.js'; // issue 6: [compat] ufo
+import { jobTools } from './tools/jobs.js';
+import { taskTools } from './tools/tasks.js';
+import { fileTools } from './tools/adapters-files.js';
+import { gitTools } from './tools/adapters-git.js';
+import { systemTools } from './tools/adapters-system.js';
 
 type Family = (deps: AppDeps) => ToolDef[];
 
-const FAMILIES: Family[] = [commandTools];
+const FAMILIES: Family[] = [commandTools, jobTools, taskTools, (d) => fileTools(d), gitTools, systemTools, ufoTools];
 
 /** Builds the enabled tool definitions once per process. */
 export function buildTools(deps: AppDeps): ToolDef[] {

@@ -5,10 +5,13 @@ import type { AppDeps } from './deps.js';
 import { outputSchemaFor } from './envelope.js';
 import { invokeTool, type Gates } from './invoke.js';
 import type { ToolContext, ToolDef } from './tool.js';
+import { registerJobResources } from './tools/jobs.js';
 
 export interface ServerOptions {
   transport: ToolContext['transport'];
   sessionId?: string;
+  /** Aborts every call of this instance (HTTP client disconnect, server shutdown). */
+  signal?: AbortSignal;
 }
 
 const INSTRUCTIONS =
@@ -27,18 +30,19 @@ export function createServer(deps: AppDeps, gates: Gates, tools: ToolDef[], opts
         title: def.title,
         description: def.description,
         inputSchema: advertisedOnly(def.input),
-        outputSchema: outputSchemaFor(def),
-        annotations: def.annotations,
+        outputSchema: advertisedOnly(outputSchemaFor(def), shallow),
+        annotations: compactAnnotations(def),
       },
       async (args: unknown, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) =>
         invokeTool(deps, gates, def, args, {
           transport: opts.transport,
           sessionId: opts.sessionId,
           requestId: String(ctx.mcpReq.id),
-          signal: ctx.mcpReq.signal,
+          signal: opts.signal ? AbortSignal.any([ctx.mcpReq.signal, opts.signal]) : ctx.mcpReq.signal,
         }),
     );
   }
+  registerJobResources(server, deps);
   return server;
 }
 
@@ -47,9 +51,9 @@ export function createServer(deps: AppDeps, gates: Gates, tools: ToolDef[], opts
  * rejected argument becomes an `invalid_params` envelope naming the field (SPEC §2) rather than
  * the SDK's generic text. The schema is compacted: no $schema, no safe-integer bounds.
  */
-function advertisedOnly(schema: z.ZodObject) {
+function advertisedOnly(schema: z.ZodObject, shape: (s: Record<string, unknown>) => Record<string, unknown> = stripNoise) {
   const std = schema['~standard'] as unknown as { jsonSchema: { input: (o: unknown) => Record<string, unknown>; output: (o: unknown) => Record<string, unknown> } };
-  const compact = (o: unknown) => stripNoise(std.jsonSchema.input(o));
+  const compact = (o: unknown) => shape(std.jsonSchema.input(o));
   return {
     '~standard': {
       version: 1 as const,
@@ -62,12 +66,24 @@ function advertisedOnly(schema: z.ZodObject) {
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
+/**
+ * Output schemas are advertised as the envelope only (`success`, plus `error`/`error_class` on
+ * failure — SPEC §2): every tool's schema is paid for in every model context (the whole list
+ * stays under 20 KB), while each structured result describes itself and the tool descriptions
+ * name the key fields. The full zod output shapes still document every field in the source.
+ */
+function shallow(): Record<string, unknown> {
+  return { type: 'object', required: ['success'] };
+}
+
 function stripNoise(node: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === '$schema') continue;
     if ((k === 'minimum' && v === -MAX_SAFE) || (k === 'maximum' && v === MAX_SAFE)) continue;
-    if (k === 'additionalProperties' && v === false) continue;
+    if ((k === 'additionalProperties' && v === false) || k === 'propertyNames') continue;
+    if (k === 'maxLength' && typeof v === 'number' && v >= 1000) continue;
+    if ((k === 'default' && v === false) || (k === 'exclusiveMinimum' && v === 0)) continue;
     out[k] = Array.isArray(v) ? v.map((x) => (isObj(x) ? stripNoise(x) : x)) : isObj(v) ? stripNoise(v) : v;
   }
   return out;
@@ -75,4 +91,10 @@ function stripNoise(node: Record<string, unknown>): Record<string, unknown> {
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** destructiveHint means nothing for a read-only tool (MCP), so it is left out there. */
+function compactAnnotations(def: ToolDef): Record<string, boolean> {
+  const { destructiveHint, ...rest } = def.annotations;
+  return def.annotations.readOnlyHint ? rest : { ...rest, destructiveHint };
 }

@@ -1,4 +1,5 @@
 // Deadline-based waiting for tests: never a bare sleep.
+import { readFileSync } from 'node:fs';
 export async function waitFor<T>(cond: () => T | Promise<T>, ms: number, what = 'condition'): Promise<NonNullable<T>> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -13,8 +14,13 @@ export async function waitFor<T>(cond: () => T | Promise<T>, ms: number, what = 
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A killed process can linger as a zombie until its parent (often init) reaps it: that is dead.
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
   }
 }

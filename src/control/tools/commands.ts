@@ -12,18 +12,18 @@ export const RUN_TIMEOUT_MAX_MS = 30_000;
 
 const commandField = z
   .union([z.array(z.string()).min(1), z.string().min(1)])
-  .describe('argv array (preferred) or a string parsed with shell quoting, never run by a shell; a|b pipelines allowed');
+  .describe('argv (preferred) or a string split with shell quoting, never run by a shell; a|b pipelines ok');
 
 const runInput = z
   .object({
     command: commandField,
-    cwd: z.string().optional().describe('absolute working directory inside the workspace (default: first root)'),
+    cwd: z.string().optional().describe('absolute; default: first workspace root'),
     env: z.record(z.string(), z.string()).optional().describe('extra environment variables'),
     stdin: z.string().optional(),
     timeout_ms: z.number().int().positive().optional().describe('default 20000, max 30000; use job_start for longer'),
     max_output_bytes: z.number().int().min(1024).max(4_194_304).optional().describe('per stream, default 65536; head and tail kept'),
     network: z.boolean().optional(),
-    shell: z.boolean().optional().describe('run through sh -c (only where the profile allows)'),
+    shell: z.boolean().optional().describe('run via sh -c (if the profile allows)'),
   })
   .strict();
 

@@ -1,6 +1,8 @@
 // Glue from an allowed Decision to a bounded run: environment, sandbox options, redaction, rendering.
 import { z } from 'zod';
-import { filterServerEnv, redact } from '../../policy/env-rules.js';
+import { readFileSync } from 'node:fs';
+import { filterServerEnv, redact, secretValues } from '../../policy/env-rules.js';
+import { tokenFile } from '../http/token.js';
 import type { Decision } from '../../policy/types.js';
 import { SYSTEM_PATH } from '../../sandbox/capabilities.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
@@ -55,12 +57,20 @@ export function sandboxOptions(deps: AppDeps, cwd: string, network: boolean): Sa
   };
 }
 
-/** Values of the server's own secret variables, redacted from every output. */
-export function serverSecrets(): string[] {
-  const kept = filterServerEnv(process.env);
-  return Object.entries(process.env)
-    .filter(([k, v]) => v !== undefined && !(k in kept) && v.length >= 6)
-    .map(([, v]) => v as string);
+/** Values of the server's own secrets (secret-looking variables and the API token), redacted from every output. */
+export function serverSecrets(deps: AppDeps): string[] {
+  return deps.service('server-secrets', () => {
+    const token = readTokenIfAny(deps.runtime.stateDir);
+    return [...secretValues(process.env), ...(token ? [token] : [])];
+  });
+}
+
+function readTokenIfAny(stateDir: string): string | undefined {
+  try {
+    return readFileSync(tokenFile(stateDir), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs an allowed decision and returns the raw run result (secrets redacted). */
@@ -89,7 +99,7 @@ export async function executeDecision(deps: AppDeps, decision: Decision & { allo
     },
     onSpawn: opts.onSpawn,
   });
-  const secrets = serverSecrets();
+  const secrets = serverSecrets(deps);
   if (secrets.length > 0) {
     result.stdout = redact(result.stdout, secrets);
     result.stderr = redact(result.stderr, secrets);

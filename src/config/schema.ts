@@ -82,7 +82,6 @@ const log = z
 const compat = z
   .object({
     ufo: z.boolean().default(false),
-    initialized_shim: z.boolean().default(true),
   })
   .strict();
 

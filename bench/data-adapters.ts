@@ -12,14 +12,9 @@ import { systemTools } from '../src/control/tools/adapters-system.js';
 import { detectCapabilities, SYSTEM_PATH, whichSystem } from '../src/sandbox/capabilities.js';
 import { makeTree } from '../test/fixtures/data-tree.js';
 
-export interface BenchRow {
-  name: string;
-  ours: number;
-  baseline: number;
-  unit: string;
-  note?: string;
-}
+import { median as medianOf, type BenchRow } from './stats.js';
 
+/** Median ms of `runs` sequential runs of fn. */
 async function median(runs: number, fn: () => unknown): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -27,8 +22,7 @@ async function median(runs: number, fn: () => unknown): Promise<number> {
     await fn();
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
-  return Math.round(times[Math.floor(times.length / 2)] * 100) / 100;
+  return Math.round(medianOf(times) * 100) / 100;
 }
 
 function benchDeps(ws: string, stateDir: string): AppDeps {

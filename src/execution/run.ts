@@ -8,7 +8,7 @@ import type { HostCapabilities } from '../sandbox/capabilities.js';
 import { CgroupHandle, type CgroupLimits } from '../sandbox/cgroup.js';
 import { planSpawn, type SandboxOptions } from '../sandbox/plan.js';
 import { OutputCapture } from './output-capture.js';
-import { killTree, reapCgroup, signalGroups } from './kill-tree.js';
+import { killTree, releaseCgroup, signalGroups } from './kill-tree.js';
 
 export interface RunSpec {
   stages: Stage[];
@@ -78,7 +78,7 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   spec.onSpawn?.(pidsOf(children));
   const ended = await superviseUntilExit(children, spec, cgroup);
   const limitHit = cgroup?.oomKilled() ? 'memory' : cgroup?.pidsLimitHit() ? 'pids' : undefined;
-  if (cgroup) await reapCgroup(cgroup);
+  if (cgroup) releaseCgroup(cgroup);
   return {
     exit_code: ended.code,
     signal: ended.signal,
@@ -151,9 +151,10 @@ function feedStdin(first: ChildProcess, stdin: string | undefined): void {
 
 function createCgroup(spec: RunSpec): CgroupHandle | undefined {
   if (!spec.caps.cgroup.usable) return undefined;
-  const handle = new CgroupHandle(spec.caps.cgroup, `run-${process.pid}-${Date.now()}-${++counter}`);
+  const limits = spec.cgroupLimits ?? {};
+  const handle = new CgroupHandle(spec.caps.cgroup, `run-${process.pid}-${Date.now()}-${++counter}`, limits);
   try {
-    handle.create(spec.cgroupLimits ?? {});
+    handle.create(limits);
     return handle;
   } catch {
     handle.remove();

@@ -1,22 +1,10 @@
 // Cgroup setup for one command tree: limits (memory, pids, cpu) and a kill that reaches every
-// descendant, including ones that called setsid. Works on v2, v1, and hybrid hosts (v1 controllers
-// plus an empty unified hierarchy, whose cgroup.kill still kills a whole tree).
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+// descendant, including ones that called setsid. Works on v2, v1, and hybrid hosts (see cgroup-setup.ts).
+import { mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { safeRead, type CgroupSetup, type Controller } from './cgroup-setup.js';
 
-type Controller = 'pids' | 'memory' | 'cpu' | 'freezer';
-
-export interface CgroupSetup {
-  usable: boolean;
-  version: 'v2' | 'v1' | 'hybrid' | 'none';
-  /** Parent directory (ours) under the unified hierarchy, where cgroup.kill works. */
-  unifiedParent?: string;
-  /** Parent directories under each v1 controller. */
-  v1Parents: Partial<Record<Controller, string>>;
-  /** Controllers that can enforce limits: any of pids, memory, cpu. */
-  limitControllers: string[];
-  reason?: string;
-}
+export { findCgroupSetup, type CgroupSetup } from './cgroup-setup.js';
 
 export interface CgroupLimits {
   memoryBytes?: number;
@@ -25,109 +13,28 @@ export interface CgroupLimits {
   cpuPercent?: number;
 }
 
-const SAFE_PATH = /^[\w./-]+$/;
-const LIMIT_FILE: Record<Controller, string> = { pids: 'pids.max', memory: 'memory.limit_in_bytes', cpu: 'cpu.cfs_quota_us', freezer: 'freezer.state' };
-
-/** Locates the cgroup hierarchies this process may create children in. */
-export function findCgroupSetup(): CgroupSetup {
-  const none = (reason: string): CgroupSetup => ({ usable: false, version: 'none', v1Parents: {}, limitControllers: [], reason });
-  if (process.platform !== 'linux') return none('cgroups exist only on Linux');
-  let own: string, mounts: string;
-  try {
-    own = readFileSync('/proc/self/cgroup', 'utf8');
-    mounts = readFileSync('/proc/self/mountinfo', 'utf8');
-  } catch {
-    return none('/proc is not readable');
-  }
-  const mountOf = parseMounts(mounts);
-  const v1Parents: Partial<Record<Controller, string>> = {};
-  let unifiedParent: string | undefined;
-  for (const line of own.trim().split('\n')) {
-    const [, ctrls = '', path = '/'] = line.split(':');
-    if (ctrls === '' && mountOf.unified) unifiedParent = tryParent(join(mountOf.unified, path));
-    for (const c of ctrls.split(',') as Controller[]) {
-      const mount = mountOf.v1.get(c);
-      if (mount && ['pids', 'memory', 'cpu', 'freezer'].includes(c)) {
-        const parent = tryParent(join(mount, path));
-        if (parent) v1Parents[c] = parent;
-      }
-    }
-  }
-  // Each hierarchy joined costs a cgroup migration per spawn; with cgroup.kill the freezer is not needed.
-  if (unifiedParent && existsSync(join(unifiedParent, 'cgroup.kill'))) delete v1Parents.freezer;
-  const limitControllers = (['pids', 'memory', 'cpu'] as Controller[]).filter((c) => v1Parents[c] && existsSync(join(v1Parents[c]!, LIMIT_FILE[c])));
-  if (unifiedParent && limitControllers.length === 0) limitControllers.push(...(enableV2Controllers(unifiedParent) as Controller[]));
-  const hasV1 = Object.keys(v1Parents).length > 0;
-  const version = unifiedParent && hasV1 ? 'hybrid' : unifiedParent ? 'v2' : hasV1 ? 'v1' : 'none';
-  const usable = Boolean(unifiedParent || v1Parents.freezer || v1Parents.pids);
-  return {
-    usable,
-    version,
-    unifiedParent,
-    v1Parents,
-    limitControllers,
-    reason: usable ? undefined : 'no writable cgroup hierarchy (run as root or with a delegated cgroup)',
-  };
-}
-
-function parseMounts(mountinfo: string): { unified?: string; v1: Map<string, string> } {
-  const v1 = new Map<string, string>();
-  let unified: string | undefined;
-  for (const line of mountinfo.split('\n')) {
-    const [pre, post] = line.split(' - ');
-    if (!pre || !post) continue;
-    const mountPoint = pre.split(' ')[4]!;
-    const [fstype, , opts = ''] = post.split(' ');
-    if (fstype === 'cgroup2') unified ??= mountPoint;
-    if (fstype === 'cgroup') for (const o of opts.split(',')) if (!v1.has(o)) v1.set(o, mountPoint);
-  }
-  return { unified, v1 };
-}
-
-/** Creates `<dir>/workbench` and checks it is writable; returns it or undefined. */
-function tryParent(dir: string): string | undefined {
-  const parent = join(dir, 'workbench');
-  try {
-    mkdirSync(parent, { recursive: true });
-    const probe = join(parent, `probe-${process.pid}`);
-    mkdirSync(probe);
-    rmdirSync(probe);
-    return SAFE_PATH.test(parent) ? parent : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function enableV2Controllers(parent: string): string[] {
-  const available = safeRead(join(parent, 'cgroup.controllers')).split(/\s+/);
-  const wanted = ['pids', 'memory', 'cpu'].filter((c) => available.includes(c));
-  try {
-    writeFileSync(join(parent, 'cgroup.subtree_control'), wanted.map((c) => `+${c}`).join(' '));
-    return wanted;
-  } catch {
-    return [];
-  }
-}
-
-function safeRead(p: string): string {
-  try {
-    return readFileSync(p, 'utf8').trim();
-  } catch {
-    return '';
-  }
-}
+type Part = Controller | 'unified';
 
 /** One cgroup (in each hierarchy) holding one command tree. */
 export class CgroupHandle {
   readonly dirs: string[];
-  private readonly setup: CgroupSetup;
-  private readonly name: string;
+  /** This cgroup's directory per hierarchy it spans. */
+  private readonly parts: Partial<Record<Part, string>> = {};
+  /** The CPU limit asked for cannot throttle on this host (so no cpu hierarchy is needed for it). */
+  private readonly cpuNoop: boolean;
 
-  constructor(setup: CgroupSetup, name: string) {
-    this.setup = setup;
-    this.name = name;
-    const parents = [setup.unifiedParent, ...Object.values(setup.v1Parents)].filter(Boolean) as string[];
-    this.dirs = parents.map((p) => join(p, name));
+  /**
+   * Without `limits` the handle spans every hierarchy (to find and kill an existing tree by name).
+   * With them it leaves out hierarchies whose limit is unset or could never bind: each one spanned
+   * costs a mkdir, a cgroup migration in the spawn wrapper and an rmdir per command.
+   */
+  constructor(setup: CgroupSetup, name: string, limits?: CgroupLimits) {
+    if (setup.unifiedParent) this.parts.unified = join(setup.unifiedParent, name);
+    for (const [c, parent] of Object.entries(setup.v1Parents) as Array<[Controller, string]>) {
+      if (!limits || needsHierarchy(c, setup, limits)) this.parts[c] = join(parent, name);
+    }
+    this.dirs = Object.values(this.parts);
+    this.cpuNoop = cpuNeverBinds(limits?.cpuPercent, setup.cpuCount);
   }
 
   /** Files a process writes its pid to in order to join (used by the spawn wrapper). */
@@ -135,15 +42,13 @@ export class CgroupHandle {
     return this.dirs.map((d) => join(d, 'cgroup.procs'));
   }
 
-  /** Creates the directories and writes the limits; returns the limits that took effect (read back). */
+  /** Creates the directories and writes the limits; returns the limits in force. */
   create(limits: CgroupLimits): Array<keyof CgroupLimits> {
     for (const d of this.dirs) mkdirSync(d, { recursive: true });
-    const v1 = (c: Controller) => (this.setup.v1Parents[c] ? join(this.setup.v1Parents[c]!, this.name) : undefined);
-    const v2 = this.setup.unifiedParent ? join(this.setup.unifiedParent, this.name) : undefined;
+    const { pids, memory: m, cpu: c, unified: v2 } = this.parts;
     const applied: Array<keyof CgroupLimits> = [];
-    if (limits.pidsMax && writeIf(v1('pids') ?? v2, 'pids.max', String(limits.pidsMax))) applied.push('pidsMax');
+    if (limits.pidsMax && writeIf(pids ?? v2, 'pids.max', String(limits.pidsMax))) applied.push('pidsMax');
     if (limits.memoryBytes) {
-      const m = v1('memory');
       // memsw (memory+swap) exists only with swap accounting; without it there is no swap to escape to
       // on hosts without swap, and with swap the plain limit still bounds resident memory.
       const ok = m
@@ -152,11 +57,9 @@ export class CgroupHandle {
       if (ok) applied.push('memoryBytes');
     }
     if (limits.cpuPercent) {
-      const c = v1('cpu');
       const quota = Math.round(limits.cpuPercent * 1000);
-      const ok = c
-        ? writeIf(c, 'cpu.cfs_period_us', '100000') && writeIf(c, 'cpu.cfs_quota_us', String(quota))
-        : writeIf(v2, 'cpu.max', `${quota} 100000`);
+      // A new v1 cgroup starts with the kernel's default cfs_period_us of 100000, so only the quota is written.
+      const ok = c ? writeIf(c, 'cpu.cfs_quota_us', String(quota)) : this.cpuNoop || writeIf(v2, 'cpu.max', `${quota} 100000`);
       if (ok) applied.push('cpuPercent');
     }
     return applied;
@@ -175,10 +78,10 @@ export class CgroupHandle {
   /** SIGKILLs every process in the cgroup; safe to call repeatedly. */
   kill(): void {
     // cgroup.kill (5.14+) kills atomically, even processes forking at that moment.
-    const unified = this.setup.unifiedParent ? join(this.setup.unifiedParent, this.name) : undefined;
-    if (unified && existsSync(join(unified, 'cgroup.kill')) && writeIf(unified, 'cgroup.kill', '1')) return;
+    // The write fails (ENOENT) where the kernel has no cgroup.kill, falling through to the freezer.
+    if (writeIf(this.parts.unified, 'cgroup.kill', '1')) return;
     // Otherwise freeze first so nothing can fork between reading the pid list and the kills.
-    const freezer = this.setup.v1Parents.freezer ? join(this.setup.v1Parents.freezer, this.name) : undefined;
+    const freezer = this.parts.freezer;
     if (freezer) writeIf(freezer, 'freezer.state', 'FROZEN');
     for (const pid of this.pids()) {
       try {
@@ -207,34 +110,51 @@ export class CgroupHandle {
    * file copy), which is not a failure. failcnt is used only on kernels without the counter (< 4.13).
    */
   oomKilled(): boolean {
-    const m = this.setup.v1Parents.memory ? join(this.setup.v1Parents.memory, this.name) : undefined;
+    const m = this.parts.memory;
     if (m) {
       const ctl = safeRead(join(m, 'memory.oom_control'));
       if (/^oom_kill /m.test(ctl)) return /^oom_kill [1-9]/m.test(ctl);
       return /^under_oom 1/m.test(ctl) || Number(safeRead(join(m, 'memory.failcnt'))) > 0;
     }
-    const u = this.setup.unifiedParent ? join(this.setup.unifiedParent, this.name) : undefined;
+    const u = this.parts.unified;
     return u ? /^oom_kill [1-9]/m.test(safeRead(join(u, 'memory.events'))) : false;
   }
 
   /** Whether a fork was refused because of pids.max. */
   pidsLimitHit(): boolean {
-    const p = this.setup.v1Parents.pids ? join(this.setup.v1Parents.pids, this.name) : this.dirs[0];
+    const p = this.parts.pids ?? this.parts.unified;
     return p ? /max [1-9]/.test(safeRead(join(p, 'pids.events'))) : false;
   }
 
-  /** Removes the cgroup directories (they must be empty: kill first, then wait). */
+  /** Removes the cgroup directories; false while a process is left (rmdir never touches a live tree). */
   remove(): boolean {
     let ok = true;
     for (const d of this.dirs) {
       try {
-        if (existsSync(d)) rmdirSync(d);
-      } catch {
-        ok = false;
+        rmdirSync(d);
+      } catch (err) {
+        // ENOENT: already removed (an earlier call, or the sweeper); EBUSY: a process is still inside.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') ok = false;
       }
     }
     return ok;
   }
+}
+
+/**
+ * Whether the command's tree needs this v1 hierarchy: the freezer (kill without cgroup.kill) always,
+ * pids when limited or when it is the only kill/accounting hierarchy, memory and cpu when they can bind.
+ */
+function needsHierarchy(c: Controller, setup: CgroupSetup, limits: CgroupLimits): boolean {
+  if (c === 'freezer') return true;
+  if (c === 'pids') return Boolean(limits.pidsMax) || !setup.unifiedParent;
+  if (c === 'memory') return Boolean(limits.memoryBytes);
+  return Boolean(limits.cpuPercent) && !cpuNeverBinds(limits.cpuPercent, setup.cpuCount);
+}
+
+/** A quota of N full CPUs cannot throttle a tree on a host with at most N CPUs online. */
+function cpuNeverBinds(cpuPercent: number | undefined, cpuCount: number | undefined): boolean {
+  return cpuPercent !== undefined && cpuCount !== undefined && cpuCount > 0 && cpuPercent >= cpuCount * 100;
 }
 
 /** Writes a control file; false when it is absent or refused (the limit is then reported as not applied). */

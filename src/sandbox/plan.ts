@@ -59,6 +59,8 @@ export function planSpawn(stage: Stage, opts: SandboxOptions, caps: HostCapabili
   layers.push('process-group');
   // bwrap reads the program from the fd and closes it before the command starts.
   if (inner.seccompFile) script.push(`exec ${SECCOMP_FD}< ${inner.seccompFile} || exit 125`);
+  // Nothing to set up (profile `full` without limits or cgroup): spawn the command itself, saving an exec.
+  if (script.length === 0) return { file: inner.argv[0]!, args: inner.argv.slice(1), layers };
   script.push('exec "$@"');
   return { file: SH, args: ['-c', script.join('\n'), 'workbench-sandbox', ...inner.argv], layers };
 }

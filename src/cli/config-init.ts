@@ -1,10 +1,9 @@
 // `workbench config init`
 import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
-import { renderDefaultConfig } from '../config/template.js';
-import { fail } from './boot.js';
+import { fail } from './flags.js';
 
-/** Registers `workbench config init [file]`. */
+/** Registers `workbench config init [file]`; the config schema loads only when the command runs. */
 export function registerConfigInit(program: Command): void {
   const config = program.command('config').description('configuration helpers');
   config
@@ -12,7 +11,8 @@ export function registerConfigInit(program: Command): void {
     .description('write a commented config file with every default (stdout with -)')
     .argument('[file]', 'where to write it', 'workbench.toml')
     .option('--force', 'overwrite an existing file')
-    .action((file: string, opts: { force?: boolean }) => {
+    .action(async (file: string, opts: { force?: boolean }) => {
+      const { renderDefaultConfig } = await import('../config/template.js');
       const text = renderDefaultConfig();
       if (file === '-') return void process.stdout.write(text);
       if (existsSync(file) && !opts.force) fail(`${file} exists; pass --force to overwrite it`);

@@ -1,97 +1,27 @@
 // `workbench jobs ls|show|logs|cancel`: reads the same store as the server, with or without one running.
 import type { Command } from 'commander';
-import { join } from 'node:path';
-import { cancelJob } from '../execution/jobs/job-control.js';
-import { viewJob, type JobView } from '../execution/jobs/job-view.js';
-import { readJobLog, type OutputStream } from '../execution/jobs/job-log.js';
-import { createJobService, type JobService } from '../execution/jobs/service.js';
-import { isEnded, JOB_STATUSES, type JobStatusName } from '../execution/jobs/types.js';
-import { openDb } from '../store/db.js';
-import { fail, loadSettings, withGlobalFlags, type GlobalFlags } from './boot.js';
+import { JOB_STATUSES } from '../execution/jobs/types.js';
+import { withGlobalFlags } from './flags.js';
+import type { JobFlags } from './jobs-action.js';
 
-type Flags = GlobalFlags & { json?: boolean };
+const actions = () => import('./jobs-action.js');
 
-/** Opens the store and a job service without timers (the CLI never schedules on its own). */
-function openService(flags: GlobalFlags): JobService {
-  try {
-    const { config, runtime } = loadSettings(flags);
-    const dbPath = join(runtime.stateDir, 'workbench.db');
-    const j = config.jobs;
-    return createJobService({
-      db: openDb(dbPath), dbPath, stateDir: runtime.stateDir, now: () => new Date(),
-      limits: { maxRunning: j.max_running, maxQueued: j.max_queued, maxLogBytes: j.max_log_bytes, retentionDays: j.retention_days },
-    });
-  } catch (err) {
-    fail((err as Error).message);
-  }
-}
-
-function line(v: JobView): string {
-  const code = v.exit_code !== null ? ` exit=${v.exit_code}` : v.signal ? ` signal=${v.signal}` : '';
-  return `${v.job_id}  ${v.status.padEnd(9)}${code.padEnd(9)}  ${v.started_at ?? '-'}  ${v.name ? `[${v.name}] ` : ''}${v.command}`;
-}
-
-function show(svc: JobService, id: string, json?: boolean): void {
-  const v = viewJob(svc.ctx.stateDir, svc.get(id), new Date());
-  process.stdout.write(json ? `${JSON.stringify(v, null, 2)}\n` : `${Object.entries(v).map(([k, x]) => `${k}: ${x ?? '-'}`).join('\n')}\n`);
-}
-
-/** Prints a log from the start; with follow, keeps printing until the job has ended and everything was read. */
-async function printLog(svc: JobService, id: string, stream: OutputStream, follow: boolean): Promise<void> {
-  const read = (offset: number, maxBytes: number) => readJobLog(svc.ctx.stateDir, svc.get(id).id, stream, { offset, maxBytes });
-  let offset = 0;
-  for (;;) {
-    const w = read(offset, 1_048_576);
-    if (w.data) process.stdout.write(w.data);
-    offset = w.next_offset;
-    if (offset < w.total_bytes) continue;
-    if (!follow || isEnded(svc.get(id).status)) {
-      if (read(offset, 1).total_bytes <= offset) return;
-      continue;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Registers `workbench jobs …`. */
+/** Registers `workbench jobs …`; the job store loads only when a subcommand runs. */
 export function registerJobs(program: Command): void {
   const jobs = program.command('jobs').description('inspect and cancel durable jobs (works with or without a running server)');
   withGlobalFlags(jobs.command('ls').description('list jobs, newest first'))
     .option('--status <status>', JOB_STATUSES.join(' | '))
     .option('--limit <n>', 'how many', '50')
     .option('--json', 'print JSON')
-    .action((flags: Flags & { status?: string; limit: string }) => {
-      if (flags.status && !JOB_STATUSES.includes(flags.status as JobStatusName)) fail(`--status must be one of ${JOB_STATUSES.join(', ')}`);
-      const svc = openService(flags);
-      const page = svc.repo.list({ status: flags.status as JobStatusName | undefined, limit: Number(flags.limit) || 50 });
-      const views = page.jobs.map((j) => viewJob(svc.ctx.stateDir, j.status === 'running' ? svc.get(j.id) : j, new Date()));
-      process.stdout.write(flags.json ? `${JSON.stringify(views, null, 2)}\n` : views.map(line).join('\n') + (views.length ? '\n' : 'no jobs\n'));
-    });
+    .action(async (flags: JobFlags & { status?: string; limit: string }) => (await actions()).listJobs(flags));
   withGlobalFlags(jobs.command('show <id>').description('one job in detail'))
     .option('--json', 'print JSON')
-    .action((id: string, flags: Flags) => run(() => show(openService(flags), id, flags.json)));
+    .action(async (id: string, flags: JobFlags) => (await actions()).showJob(id, flags));
   withGlobalFlags(jobs.command('logs <id>').description('print a job log'))
     .option('--stream <stream>', 'stdout | stderr | combined', 'combined')
     .option('-f, --follow', 'keep printing until the job ends')
-    .action((id: string, flags: Flags & { stream: string; follow?: boolean }) => {
-      if (!['stdout', 'stderr', 'combined'].includes(flags.stream)) fail('--stream must be stdout, stderr or combined');
-      return run(() => printLog(openService(flags), id, flags.stream as OutputStream, Boolean(flags.follow)));
-    });
+    .action(async (id: string, flags: JobFlags & { stream: string; follow?: boolean }) => (await actions()).printJobLog(id, flags));
   withGlobalFlags(jobs.command('cancel <id>').description('TERM the job tree, KILL after the grace'))
     .option('--grace <ms>', 'grace before SIGKILL', '3000')
-    .action((id: string, flags: Flags & { grace: string }) =>
-      run(async () => {
-        const svc = openService(flags);
-        const job = await cancelJob(svc, id, Number(flags.grace) || 0);
-        process.stdout.write(`${line(viewJob(svc.ctx.stateDir, job, new Date()))}\n`);
-      }),
-    );
-}
-
-async function run(fn: () => void | Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (err) {
-    fail((err as Error).message);
-  }
+    .action(async (id: string, flags: JobFlags & { grace: string }) => (await actions()).cancelJobCommand(id, flags));
 }

@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 // The `workbench` command: parses flags and hands over to the planes.
-import { Command, Option } from 'commander';
-import { registerCommands } from './commands.js';
+// A plain `workbench stdio …` skips commander (cold start); everything else goes through it.
+import { parseStdioArgv } from './stdio-argv.js';
 
-const program = new Command('workbench')
-  .description('A local MCP server that runs structured, bounded, durable actions for AI agents.')
-  .showHelpAfterError()
-  .configureHelp({ sortSubcommands: true });
-
-registerCommands(program, { Option });
-program.parseAsync(process.argv).catch((err: Error) => {
+const stdioFlags = parseStdioArgv(process.argv.slice(2));
+const run = stdioFlags
+  ? import('./stdio-action.js').then(({ runStdio }) => runStdio(stdioFlags))
+  : import('./program.js').then(({ runProgram }) => runProgram(process.argv));
+run.catch((err: Error) => {
   process.stderr.write(`workbench: ${err.message}\n`);
   process.exit(2);
 });

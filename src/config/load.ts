@@ -1,10 +1,14 @@
 // Finds, parses and validates the TOML config; any problem becomes one line naming the key.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
+import type { parse } from 'smol-toml';
 import type { z } from 'zod';
 import { ConfigSchema, type Config } from './schema.js';
+
+// The TOML parser is required only when there is a file to parse (most starts have none).
+const require = createRequire(import.meta.url);
 
 /** Raised for a config that cannot be used; the CLI prints the message and exits 2. */
 export class ConfigError extends Error {
@@ -28,6 +32,7 @@ export function findConfigFile(explicit?: string, cwd = process.cwd()): string |
 /** Loads and validates a config file (or the defaults when there is none). */
 export function loadConfig(file: string | undefined): Config {
   if (!file) return ConfigSchema.parse({});
+  const parseToml = (require('smol-toml') as { parse: typeof parse }).parse;
   let raw: unknown;
   try {
     raw = parseToml(readFileSync(file, 'utf8'));

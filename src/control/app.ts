@@ -1,8 +1,7 @@
 // Builds the dependencies every tool receives; heavy pieces (SQLite, sandbox probes) load on first use.
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from 'pino';
+import type { Logger } from './logger.js';
 import type { Config } from '../config/schema.js';
 import type { Runtime } from '../config/runtime.js';
 import type { PolicyContext } from '../policy/types.js';
@@ -15,11 +14,9 @@ import type { Gates } from './invoke.js';
 import { buildTools } from './registry.js';
 import type { ToolDef } from './tool.js';
 
-const require = createRequire(import.meta.url);
-
-/** The package version, read once. */
+/** The package version (read as JSON: require() would start the CommonJS loader at start-up). */
 export function packageVersion(): string {
-  return (require('../../../package.json') as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 /** Creates AppDeps for a process; `close()` runs the registered shutdown hooks. */

@@ -1,5 +1,5 @@
 // The dependencies handed to createServer and down to every tool family. Heavy pieces are lazy.
-import type { Logger } from 'pino';
+import type { Logger } from './logger.js';
 import type { Config } from '../config/schema.js';
 import type { Runtime } from '../config/runtime.js';
 import type { Db } from '../store/db.js';

@@ -1,6 +1,5 @@
 // The single path every tool call takes, whatever the transport: gate → validate → handler →
 // envelope, with one log line and one audit row per call.
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps.js';
 import { errorResult, outcomeResult, parseArgs, type WireResult } from './envelope.js';
 import type { Gate } from './gate.js';
@@ -35,7 +34,7 @@ export interface CallInfo {
 
 /** Runs one tool call to completion and returns the wire result; never throws. */
 export async function invokeTool(deps: AppDeps, gates: Gates, def: ToolDef, rawArgs: unknown, info: CallInfo): Promise<WireResult> {
-  const requestId = info.requestId ?? randomUUID();
+  const requestId = info.requestId ?? crypto.randomUUID(); // the global: node:crypto loads on first call, not at start-up
   const startedAt = new Date();
   const t0 = performance.now();
   const base = { requestId, sessionId: info.sessionId, tool: def.name, transport: info.transport };

@@ -29,8 +29,8 @@ export function createServer(deps: AppDeps, gates: Gates, tools: ToolDef[], opts
       {
         title: def.title,
         description: def.description,
-        inputSchema: advertisedOnly(def.input),
-        outputSchema: advertisedOnly(outputSchemaFor(def), shallow),
+        inputSchema: advertisedOnly(() => def.input),
+        outputSchema: advertisedOnly(() => outputSchemaFor(def), shallow),
         annotations: compactAnnotations(def),
       },
       async (args: unknown, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) =>
@@ -51,9 +51,10 @@ export function createServer(deps: AppDeps, gates: Gates, tools: ToolDef[], opts
  * rejected argument becomes an `invalid_params` envelope naming the field (SPEC §2) rather than
  * the SDK's generic text. The schema is compacted: no $schema, no safe-integer bounds.
  */
-function advertisedOnly(schema: z.ZodObject, shape: (s: Record<string, unknown>) => Record<string, unknown> = stripNoise) {
-  const std = schema['~standard'] as unknown as { jsonSchema: { input: (o: unknown) => Record<string, unknown>; output: (o: unknown) => Record<string, unknown> } };
-  const compact = (o: unknown) => shape(std.jsonSchema.input(o));
+function advertisedOnly(schema: () => z.ZodObject, shape: (s: Record<string, unknown>) => Record<string, unknown> = stripNoise) {
+  type Std = { jsonSchema: { input: (o: unknown) => Record<string, unknown> } };
+  // The zod schema is built only when the SDK asks for JSON Schema (tools/list), not at registration.
+  const compact = (o: unknown) => shape((schema()['~standard'] as unknown as Std).jsonSchema.input(o));
   return {
     '~standard': {
       version: 1 as const,

@@ -48,7 +48,25 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject> {
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<ToolOutcome>;
 }
 
-/** Helper that keeps the generic type of a definition while erasing it for the registry. */
-export function defineTool<I extends z.ZodObject>(def: ToolDef<I>): ToolDef {
-  return def as unknown as ToolDef;
+/** The schemas of a definition, built on first use (tools/list or the first call), not at start-up. */
+export type ToolSchemas<I extends z.ZodObject> = () => { input: I; output: z.ZodRawShape };
+
+/** A definition whose input and output schemas are built lazily by `schemas`. */
+export type LazyToolDef<I extends z.ZodObject> = Omit<ToolDef<I>, 'input' | 'output'> & { schemas: ToolSchemas<I> };
+
+/**
+ * Keeps the generic type of a definition while erasing it for the registry. With `schemas`, the
+ * result's `input` and `output` are getters that build the zod schemas once, on first read.
+ */
+export function defineTool<I extends z.ZodObject>(def: LazyToolDef<I>): ToolDef;
+export function defineTool<I extends z.ZodObject>(def: ToolDef<I>): ToolDef;
+export function defineTool<I extends z.ZodObject>(def: ToolDef<I> | LazyToolDef<I>): ToolDef {
+  if (!('schemas' in def)) return def as unknown as ToolDef;
+  const { schemas, ...rest } = def;
+  let built: ReturnType<ToolSchemas<I>> | undefined;
+  const get = () => (built ??= schemas());
+  return Object.defineProperties(rest, {
+    input: { get: () => get().input, enumerable: true },
+    output: { get: () => get().output, enumerable: true },
+  }) as unknown as ToolDef;
 }

@@ -1,16 +1,21 @@
 // Opens the SQLite store (WAL) and applies the append-only migrations tracked by user_version.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 export type Db = Database.Database;
 
+// better-sqlite3 (native addon) is required on the first open, not at start-up.
+const require = createRequire(import.meta.url);
+
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /** Opens (creating if needed) the database at `file` and brings its schema up to date. */
 export function openDb(file: string): Db {
-  const db = new Database(file);
+  const Sqlite = require('better-sqlite3') as typeof Database;
+  const db = new Sqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

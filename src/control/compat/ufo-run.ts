@@ -2,7 +2,7 @@
 import type { RunResult } from '../../execution/run.js';
 import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
-import { decideOrThrow } from '../tools/commands.js';
+import { decideOrThrow } from '../tools/decide-or-throw.js';
 import { executeDecision, renderRun } from '../tools/run-command-exec.js';
 
 /** UFO accepts 1–120 s; up to 30 s (the run_command limit) runs synchronously, longer as an awaited job. */

@@ -1,5 +1,4 @@
 // Glue from an allowed Decision to a bounded run: environment, sandbox options, redaction, rendering.
-import { z } from 'zod';
 import { readFileSync } from 'node:fs';
 import { filterServerEnv, redact, secretValues } from '../../policy/env-rules.js';
 import { tokenFile } from '../http/token.js';
@@ -10,20 +9,7 @@ import { runCommand, type RunResult } from '../../execution/run.js';
 import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
 
-export const runOutputShape = {
-  exit_code: z.number().int().nullable(),
-  signal: z.string().nullable(),
-  timed_out: z.boolean(),
-  stdout: z.string(),
-  stderr: z.string(),
-  stdout_bytes: z.number(),
-  stderr_bytes: z.number(),
-  stdout_truncated: z.boolean(),
-  stderr_truncated: z.boolean(),
-  duration_ms: z.number(),
-  sandbox: z.array(z.string()),
-  limit_hit: z.string().optional(),
-};
+export { runOutputShape } from './run-output-schema.js';
 
 export interface ExecOptions {
   cwd: string;

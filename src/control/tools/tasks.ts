@@ -1,102 +1,128 @@
 // task_create / task_status / task_list / task_resume / task_cancel / task_confirm (SPEC §3.4).
+// Definitions load with zod only; the scheduler and its store load on the first call.
 import { z } from 'zod';
-import { createTask, MAX_STEPS } from '../../execution/scheduler/create-task.js';
-import { toolMap } from '../../execution/scheduler/env.js';
-import { ensureScheduler, taskStoreOf } from '../../execution/scheduler/service.js';
-import { cancelTask, confirmTask, resumeTask } from '../../execution/scheduler/task-actions.js';
-import { taskListView, taskStatusView } from '../../execution/scheduler/task-view.js';
+import { MAX_STEPS } from '../../execution/scheduler/task-limits.js';
+import { lazy } from '../../shared/lazy.js';
 import type { AppDeps } from '../deps.js';
-import { buildTools } from '../registry.js';
 import { defineTool, type ToolDef } from '../tool.js';
 
+const service = lazy(() => import('../../execution/scheduler/service.js'));
+const actions = lazy(() => import('../../execution/scheduler/task-actions.js'));
+const views = lazy(() => import('../../execution/scheduler/task-view.js'));
+const creation = lazy(async () => {
+  const [{ createTask }, { toolMap }, { buildTools }] = await Promise.all([
+    import('../../execution/scheduler/create-task.js'),
+    import('../../execution/scheduler/env.js'),
+    import('../registry.js'),
+  ]);
+  return { createTask, toolMap, buildTools };
+});
+
 const STATUSES = ['pending', 'running', 'completed', 'failed', 'paused', 'cancelled'] as const;
-const taskId = z.string().min(1).max(64);
+const taskId = () => z.string().min(1).max(64);
 const ro = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 const rw = { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
 
-const stepSchema = z
-  .object({
-    action: z.string().min(1).describe('tool name, e.g. run_command or an adapter'),
-    parameters: z.record(z.string(), z.unknown()).default({}).describe('tool arguments; strings may use {{context.key.path}}'),
-    save_as: z.string().regex(/^[A-Za-z_][\w-]*$/).optional().describe('store the result under context[save_as]'),
-    run_if: z.enum(['success', 'failure', 'always']).optional().describe('vs the previous step that ran; default always'),
-    on_failure: z.enum(['pause', 'continue', 'abort']).optional().describe('default pause'),
-    mode: z.enum(['sync', 'job']).optional().describe('job = durable job (default if timeout_ms > 30000)'),
-    timeout_ms: z.number().int().positive().optional(),
-  })
-  .strict();
+const stepSchema = () =>
+  z
+    .object({
+      action: z.string().min(1).describe('tool name, e.g. run_command or an adapter'),
+      parameters: z.record(z.string(), z.unknown()).default({}).describe('tool arguments; strings may use {{context.key.path}}'),
+      save_as: z.string().regex(/^[A-Za-z_][\w-]*$/).optional().describe('store the result under context[save_as]'),
+      run_if: z.enum(['success', 'failure', 'always']).optional().describe('vs the previous step that ran; default always'),
+      on_failure: z.enum(['pause', 'continue', 'abort']).optional().describe('default pause'),
+      mode: z.enum(['sync', 'job']).optional().describe('job = durable job (default if timeout_ms > 30000)'),
+      timeout_ms: z.number().int().positive().optional(),
+    })
+    .strict();
 
-const stateShape = { task_id: z.string(), status: z.enum(STATUSES), status_reason: z.string().optional(), dry_run: z.boolean() };
-const summary = z.object({ ...stateShape, name: z.string().nullable(), current_step: z.number(), step_count: z.number(), created_at: z.string(), last_updated: z.string() });
+const stateShape = () => ({ task_id: z.string(), status: z.enum(STATUSES), status_reason: z.string().optional(), dry_run: z.boolean() });
+const summary = () => z.object({ ...stateShape(), name: z.string().nullable(), current_step: z.number(), step_count: z.number(), created_at: z.string(), last_updated: z.string() });
 
 /** The task tools: create and steer multi-step flows run by the in-process scheduler. */
 export function taskTools(deps: AppDeps): ToolDef[] {
-  const store = () => taskStoreOf(deps);
-  const started = (id: string) => {
+  const store = async () => (await service()).taskStoreOf(deps);
+  const started = async (id: string) => {
+    const { ensureScheduler, taskStoreOf } = await service();
     ensureScheduler(deps).runner.wake();
-    return stateOf(store().tasks.get(id)!);
+    return stateOf(taskStoreOf(deps).tasks.get(id)!);
   };
   const create = defineTool({
     name: 'task_create',
     description:
       'Start a flow of up to 100 tool steps in the background; returns task_id at once. Step results go to context[save_as]; later parameters use {{context.key.path}}. A failed step pauses the task (on_failure) for task_resume. dry_run checks every step against policy without running it. Poll task_status.',
-    input: z.object({
-      name: z.string().max(200).optional(),
-      steps: z.array(stepSchema).min(1).max(MAX_STEPS),
-      context: z.record(z.string(), z.unknown()).optional(),
-      dry_run: z.boolean().optional(),
-    }).strict(),
-    output: stateShape,
+    schemas: () => ({
+      input: z.object({
+        name: z.string().max(200).optional(),
+        steps: z.array(stepSchema()).min(1).max(MAX_STEPS),
+        context: z.record(z.string(), z.unknown()).optional(),
+        dry_run: z.boolean().optional(),
+      }).strict(),
+      output: stateShape(),
+    }),
     annotations: rw,
     async handler(args) {
+      const { createTask, toolMap, buildTools } = await creation();
       const tools = toolMap(buildTools(deps));
       const dryRun = args.dry_run ?? deps.config.scheduler.default_dry_run;
-      const task = createTask(store(), tools, { name: args.name, steps: args.steps, context: args.context, dryRun });
-      return { data: started(task.id) };
+      const task = createTask(await store(), tools, { name: args.name, steps: args.steps, context: args.context, dryRun });
+      return { data: await started(task.id) };
     },
   });
   const status = defineTool({
     name: 'task_status',
     description: 'A task with its context and every step: parameters, status, result (8 KiB each, marked truncated), error, timing, job_id.',
-    input: z.object({ task_id: taskId }).strict(),
-    output: { ...stateShape, name: z.string().nullable(), current_step: z.number(), step_count: z.number(), context: z.record(z.string(), z.unknown()), steps: z.array(z.record(z.string(), z.unknown())), truncated: z.boolean() },
+    schemas: () => ({
+      input: z.object({ task_id: taskId() }).strict(),
+      output: { ...stateShape(), name: z.string().nullable(), current_step: z.number(), step_count: z.number(), context: z.record(z.string(), z.unknown()), steps: z.array(z.record(z.string(), z.unknown())), truncated: z.boolean() },
+    }),
     annotations: ro,
     lane: 'status',
     async handler(args) {
-      const view = taskStatusView(store(), args.task_id);
+      const { taskStatusView } = await views();
+      const view = taskStatusView(await store(), args.task_id);
       return { data: view, truncated: view.truncated };
     },
   });
   const list = defineTool({
     name: 'task_list',
     description: 'Tasks, newest first; filter by status; page with cursor (next_cursor).',
-    input: z.object({ status: z.enum(STATUSES).optional(), limit: z.number().int().min(1).max(100).optional(), cursor: z.string().optional() }).strict(),
-    output: { tasks: z.array(summary), next_cursor: z.string().nullable() },
+    schemas: () => ({
+      input: z.object({ status: z.enum(STATUSES).optional(), limit: z.number().int().min(1).max(100).optional(), cursor: z.string().optional() }).strict(),
+      output: { tasks: z.array(summary()), next_cursor: z.string().nullable() },
+    }),
     annotations: ro,
     lane: 'status',
     async handler(args) {
-      return { data: taskListView(store(), args) };
+      const { taskListView } = await views();
+      return { data: taskListView(await store(), args) };
     },
   });
   const resume = defineTool({
     name: 'task_resume',
     description: 'Continue a paused or failed task: re-runs the step it stopped on (or from_step), with new parameters if given (they replace that step\'s parameters), then the rest.',
-    input: z.object({ task_id: taskId, from_step: z.number().int().min(1).optional(), parameters: z.record(z.string(), z.unknown()).optional() }).strict(),
-    output: stateShape,
+    schemas: () => ({
+      input: z.object({ task_id: taskId(), from_step: z.number().int().min(1).optional(), parameters: z.record(z.string(), z.unknown()).optional() }).strict(),
+      output: stateShape(),
+    }),
     annotations: rw,
     async handler(args) {
-      const task = resumeTask(store(), args.task_id, { fromStep: args.from_step, parameters: args.parameters });
-      return { data: started(task.id) };
+      const { resumeTask } = await actions();
+      const task = resumeTask(await store(), args.task_id, { fromStep: args.from_step, parameters: args.parameters });
+      return { data: await started(task.id) };
     },
   });
   const cancel = defineTool({
     name: 'task_cancel',
     description: 'Cancel a task: the running step is stopped (its job cancelled), the remaining steps are skipped.',
-    input: z.object({ task_id: taskId }).strict(),
-    output: stateShape,
+    schemas: () => ({
+      input: z.object({ task_id: taskId() }).strict(),
+      output: stateShape(),
+    }),
     annotations: rw,
     async handler(args) {
-      const task = cancelTask(store(), args.task_id);
+      const [{ cancelTask }, { ensureScheduler }] = await Promise.all([actions(), service()]);
+      const task = cancelTask(await store(), args.task_id);
       ensureScheduler(deps).runner.cancelTask(task.id);
       return { data: stateOf(task) };
     },
@@ -104,12 +130,15 @@ export function taskTools(deps: AppDeps): ToolDef[] {
   const confirm = defineTool({
     name: 'task_confirm',
     description: 'Run a completed dry-run task for real, from step 1.',
-    input: z.object({ task_id: taskId }).strict(),
-    output: stateShape,
+    schemas: () => ({
+      input: z.object({ task_id: taskId() }).strict(),
+      output: stateShape(),
+    }),
     annotations: rw,
     async handler(args) {
-      const task = confirmTask(store(), args.task_id);
-      return { data: started(task.id) };
+      const { confirmTask } = await actions();
+      const task = confirmTask(await store(), args.task_id);
+      return { data: await started(task.id) };
     },
   });
   return [create, status, list, resume, cancel, confirm];

@@ -7,9 +7,11 @@ import { hasRefs } from './context-refs.js';
 import type { TaskStore } from './env.js';
 import { effectiveMode } from './step-plan.js';
 import { applyTaskEvent } from './task-events.js';
+import { MAX_STEPS } from './task-limits.js';
 import type { StepSpec, TaskContext, TaskRecord } from './types.js';
 
-export const MAX_STEPS = 100;
+/** The most steps one task may have (defined in task-limits.ts). */
+export { MAX_STEPS };
 
 export interface CreateInput {
   name?: string;

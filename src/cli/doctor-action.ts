@@ -1,0 +1,67 @@
+// What `workbench doctor` does: probe the host and print the checks as a table or JSON.
+import { createRequire } from 'node:module';
+import { detectCapabilities, type HostCapabilities } from '../sandbox/capabilities.js';
+import { loadSettings } from './boot.js';
+import { fail, type GlobalFlags } from './flags.js';
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+/** Prints the doctor report. */
+export function runDoctor(flags: GlobalFlags & { json?: boolean }): void {
+  let settings;
+  try {
+    settings = loadSettings(flags);
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const caps = detectCapabilities();
+  const checks = runChecks(caps);
+  const report = {
+    version: (createRequire(import.meta.url)('../../../package.json') as { version: string }).version,
+    profile: settings.runtime.profile,
+    workspace_roots: settings.runtime.workspaceRoots,
+    state_dir: settings.runtime.stateDir,
+    sandbox_layers: caps.layers,
+    sandbox_required: settings.config.sandbox.require,
+    checks,
+  };
+  if (flags.json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  const width = Math.max(...checks.map((c) => c.name.length));
+  const lines = checks.map((c) => `${c.ok ? 'ok  ' : 'no  '} ${c.name.padEnd(width)}  ${c.detail}`);
+  lines.push('', `profile: ${report.profile}`, `active sandbox layers: ${caps.layers.join(', ')}`);
+  if (settings.config.sandbox.require && !caps.bubblewrap.works) lines.push('sandbox.require = true: commands will be REFUSED until bubblewrap works');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function runChecks(caps: HostCapabilities): Check[] {
+  return [
+    { name: 'node', ok: Number(process.versions.node.split('.')[0]) >= 20, detail: process.version },
+    sqliteCheck(),
+    { name: 'bubblewrap', ok: caps.bubblewrap.works, detail: caps.bubblewrap.works ? caps.bubblewrap.path! : caps.bubblewrap.reason ?? 'unavailable' },
+    { name: 'user namespaces', ok: caps.userNamespaces, detail: caps.userNamespaces ? 'enabled' : 'disabled' },
+    {
+      name: 'cgroups',
+      ok: caps.cgroup.usable,
+      detail: caps.cgroup.usable ? `${caps.cgroup.version}; limits: ${caps.cgroup.limitControllers.join(', ') || 'none'}; tree kill: yes` : caps.cgroup.reason ?? 'unavailable',
+    },
+    { name: 'rlimits (ulimit)', ok: true, detail: 'core dumps off, file size capped' },
+    { name: 'ripgrep', ok: Boolean(caps.ripgrep), detail: caps.ripgrep ?? 'not installed: file_search uses the built-in engine' },
+    { name: 'git', ok: Boolean(caps.git), detail: caps.git ?? 'not installed: git_* tools answer unavailable' },
+  ];
+}
+
+function sqliteCheck(): Check {
+  try {
+    const Database = createRequire(import.meta.url)('better-sqlite3') as new (f: string) => { prepare(s: string): { get(): { v: string } }; close(): void };
+    const db = new Database(':memory:');
+    const v = db.prepare('select sqlite_version() as v').get().v;
+    db.close();
+    return { name: 'sqlite', ok: true, detail: `better-sqlite3, SQLite ${v}` };
+  } catch (err) {
+    return { name: 'sqlite', ok: false, detail: (err as Error).message };
+  }
+}

@@ -1,0 +1,92 @@
+// What `workbench jobs …` does: open the store and a job service without timers, then list, show, print or cancel.
+import { join } from 'node:path';
+import { cancelJob } from '../execution/jobs/job-control.js';
+import { viewJob, type JobView } from '../execution/jobs/job-view.js';
+import { readJobLog, type OutputStream } from '../execution/jobs/job-log.js';
+import { createJobService, type JobService } from '../execution/jobs/service.js';
+import { isEnded, JOB_STATUSES, type JobStatusName } from '../execution/jobs/types.js';
+import { openDb } from '../store/db.js';
+import { loadSettings } from './boot.js';
+import { fail, type GlobalFlags } from './flags.js';
+
+/** Flags every `workbench jobs` subcommand takes. */
+export type JobFlags = GlobalFlags & { json?: boolean };
+
+/** Opens the store and a job service without timers (the CLI never schedules on its own). */
+function openService(flags: GlobalFlags): JobService {
+  try {
+    const { config, runtime } = loadSettings(flags);
+    const dbPath = join(runtime.stateDir, 'workbench.db');
+    const j = config.jobs;
+    return createJobService({
+      db: openDb(dbPath), dbPath, stateDir: runtime.stateDir, now: () => new Date(),
+      limits: { maxRunning: j.max_running, maxQueued: j.max_queued, maxLogBytes: j.max_log_bytes, retentionDays: j.retention_days },
+    });
+  } catch (err) {
+    fail((err as Error).message);
+  }
+}
+
+function line(v: JobView): string {
+  const code = v.exit_code !== null ? ` exit=${v.exit_code}` : v.signal ? ` signal=${v.signal}` : '';
+  return `${v.job_id}  ${v.status.padEnd(9)}${code.padEnd(9)}  ${v.started_at ?? '-'}  ${v.name ? `[${v.name}] ` : ''}${v.command}`;
+}
+
+function show(svc: JobService, id: string, json?: boolean): void {
+  const v = viewJob(svc.ctx.stateDir, svc.get(id), new Date());
+  process.stdout.write(json ? `${JSON.stringify(v, null, 2)}\n` : `${Object.entries(v).map(([k, x]) => `${k}: ${x ?? '-'}`).join('\n')}\n`);
+}
+
+/** Prints a log from the start; with follow, keeps printing until the job has ended and everything was read. */
+async function printLog(svc: JobService, id: string, stream: OutputStream, follow: boolean): Promise<void> {
+  const read = (offset: number, maxBytes: number) => readJobLog(svc.ctx.stateDir, svc.get(id).id, stream, { offset, maxBytes });
+  let offset = 0;
+  for (;;) {
+    const w = read(offset, 1_048_576);
+    if (w.data) process.stdout.write(w.data);
+    offset = w.next_offset;
+    if (offset < w.total_bytes) continue;
+    if (!follow || isEnded(svc.get(id).status)) {
+      if (read(offset, 1).total_bytes <= offset) return;
+      continue;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** `jobs ls`: newest first, optionally by status. */
+export function listJobs(flags: JobFlags & { status?: string; limit: string }): void {
+  if (flags.status && !JOB_STATUSES.includes(flags.status as JobStatusName)) fail(`--status must be one of ${JOB_STATUSES.join(', ')}`);
+  const svc = openService(flags);
+  const page = svc.repo.list({ status: flags.status as JobStatusName | undefined, limit: Number(flags.limit) || 50 });
+  const views = page.jobs.map((j) => viewJob(svc.ctx.stateDir, j.status === 'running' ? svc.get(j.id) : j, new Date()));
+  process.stdout.write(flags.json ? `${JSON.stringify(views, null, 2)}\n` : views.map(line).join('\n') + (views.length ? '\n' : 'no jobs\n'));
+}
+
+/** `jobs show <id>`. */
+export function showJob(id: string, flags: JobFlags): Promise<void> {
+  return run(() => show(openService(flags), id, flags.json));
+}
+
+/** `jobs logs <id>`. */
+export function printJobLog(id: string, flags: JobFlags & { stream: string; follow?: boolean }): Promise<void> {
+  if (!['stdout', 'stderr', 'combined'].includes(flags.stream)) fail('--stream must be stdout, stderr or combined');
+  return run(() => printLog(openService(flags), id, flags.stream as OutputStream, Boolean(flags.follow)));
+}
+
+/** `jobs cancel <id>`: TERM the tree, KILL after the grace. */
+export function cancelJobCommand(id: string, flags: JobFlags & { grace: string }): Promise<void> {
+  return run(async () => {
+    const svc = openService(flags);
+    const job = await cancelJob(svc, id, Number(flags.grace) || 0);
+    process.stdout.write(`${line(viewJob(svc.ctx.stateDir, job, new Date()))}\n`);
+  });
+}
+
+async function run(fn: () => void | Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    fail((err as Error).message);
+  }
+}

@@ -1,0 +1,96 @@
+// What the job_* tools do: the process's job service, start requests, views and log windows.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { redact } from '../../policy/env-rules.js';
+import { AppError } from '../../shared/errors.js';
+import { viewJob } from '../../execution/jobs/job-view.js';
+import { readJobLog } from '../../execution/jobs/job-log.js';
+import { createJobService, type JobService, type StartRequest } from '../../execution/jobs/service.js';
+import { isEnded, type Job } from '../../execution/jobs/types.js';
+import type { AppDeps } from '../deps.js';
+import type { ToolOutcome } from '../tool.js';
+import { decideOrThrow } from './decide-or-throw.js';
+import type { ListArgs, OutputArgs, StartArgs } from './jobs-schema.js';
+import { childEnv, sandboxOptions, serverSecrets } from './run-command-exec.js';
+
+/** The job controls the handlers call, loaded with them. */
+export { cancelJob, sendJobInput, waitForJob } from '../../execution/jobs/job-control.js';
+
+const RECONCILE_MS = 2000;
+
+/** The process's job service: created on first use, reconciled at once and then every 2 s (unref'd timer). */
+export function jobService(deps: AppDeps): JobService {
+  return deps.service('jobs', () => {
+    const { config, runtime } = deps;
+    const svc = createJobService({
+      db: deps.store().db,
+      dbPath: join(runtime.stateDir, 'workbench.db'),
+      stateDir: runtime.stateDir,
+      limits: { maxRunning: config.jobs.max_running, maxQueued: config.jobs.max_queued, maxLogBytes: config.jobs.max_log_bytes, retentionDays: config.jobs.retention_days },
+      now: () => deps.now(),
+      onError: (err) => deps.logger.error({ event: 'jobs_reconcile_failed', err }),
+    });
+    svc.tick();
+    deps.onClose(svc.startTimer(RECONCILE_MS));
+    return svc;
+  });
+}
+
+/** Start-up hook: reconcile jobs and start the timer. */
+export function startJobs(deps: AppDeps): void {
+  jobService(deps);
+}
+
+/** The policy decision plus everything the supervisor needs, as a start request. */
+export function startRequest(deps: AppDeps, args: StartArgs): StartRequest {
+  const decision = decideOrThrow(deps, args);
+  const cwd = args.cwd ?? deps.runtime.workspaceRoots[0]!;
+  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new AppError('not_found', `cwd ${cwd} is not an existing directory`);
+  const caps = deps.capabilities();
+  if (deps.config.sandbox.require && !caps.bubblewrap.works) {
+    throw new AppError('unavailable', `sandbox.require is set but bubblewrap cannot confine commands here: ${caps.bubblewrap.reason ?? 'unknown'}`);
+  }
+  const { sandbox } = deps.config;
+  return {
+    name: args.name ?? null,
+    command: typeof args.command === 'string' ? args.command : args.command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '),
+    stages: decision.stages,
+    cwd,
+    env: childEnv(args.env),
+    sandbox: sandboxOptions(deps, cwd, decision.network),
+    caps,
+    cgroupLimits: { memoryBytes: sandbox.memory_max_mb * 1024 * 1024, pidsMax: sandbox.pids_max, cpuPercent: sandbox.cpu_percent },
+    timeoutMs: args.timeout_ms ?? 0,
+    stdinOpen: args.stdin_open ?? false,
+  };
+}
+
+/** Renders a job as a tool result; a failed/cancelled/lost job is data, not an error. */
+export function jobOutcome(deps: AppDeps, job: Job): ToolOutcome {
+  const view = viewJob(deps.runtime.stateDir, job, deps.now());
+  const bad = isEnded(job.status) && job.status !== 'succeeded';
+  const cls = job.status === 'timed_out' ? 'timeout' : job.status === 'cancelled' ? 'cancelled' : 'exec_failed';
+  const why = job.status === 'failed' ? (view.signal ? `killed by signal ${view.signal}` : `exited with code ${view.exit_code}`) : `job ${job.status}`;
+  return { data: { ...view }, failure: bad ? { error: view.note ? `${why}: ${view.note}` : why, errorClass: cls } : undefined };
+}
+
+/** Reads a window of a job log; server secrets are redacted from the text. */
+export function readOutput(deps: AppDeps, args: OutputArgs, tailByDefault = false): ToolOutcome {
+  const job = jobService(deps).get(args.job_id);
+  const w = readJobLog(deps.runtime.stateDir, job.id, args.stream, { offset: args.offset, maxBytes: args.max_bytes, tailLines: args.tail_lines, tailByDefault });
+  const eof = isEnded(job.status) && w.next_offset >= w.total_bytes;
+  const capped = args.stream === 'stderr' ? job.counts.stderrDropped > 0 : args.stream === 'stdout' ? job.counts.stdoutDropped > 0 : job.counts.stdoutDropped + job.counts.stderrDropped > 0;
+  const secrets = serverSecrets(deps);
+  const data = secrets.length > 0 ? redact(w.data, secrets) : w.data;
+  const more = w.next_offset < w.total_bytes ? `; more from offset ${w.next_offset}` : eof ? '; end of log' : '; job still running';
+  const text = `${data}\n[${args.stream} bytes ${w.offset}-${w.next_offset} of ${w.total_bytes}${more}${capped ? '; log capped (jobs.max_log_bytes)' : ''}]`;
+  return { data: { data, offset: w.offset, next_offset: w.next_offset, eof, total_bytes: w.total_bytes, capped }, truncated: w.next_offset < w.total_bytes, text };
+}
+
+/** A page of jobs, newest first. */
+export function listJobs(deps: AppDeps, args: ListArgs): ToolOutcome {
+  const svc = jobService(deps);
+  const page = svc.repo.list({ status: args.status, limit: args.limit, before: args.cursor ? Number(args.cursor) : undefined });
+  const jobs = page.jobs.map((j) => viewJob(deps.runtime.stateDir, j, deps.now()));
+  return { data: { jobs, next_cursor: page.next !== undefined ? String(page.next) : null } };
+}

@@ -1,6 +1,7 @@
 // Foundation benchmarks: cold start, run_command round trip, server memory under a 200 MB output.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -45,15 +46,18 @@ export async function benchFoundation(): Promise<BenchRow[]> {
     const bare: number[] = [];
     for (let i = 0; i < 10; i++) bare.push(await coldStart(['-e', '0'], env, false));
     rows.push({ name: 'cold start: spawn → initialize answered', ours: median(w), baseline: median(m), unit: 'ms', note: `vs minimal SDK echo server; bare node -e 0: ${median(bare).toFixed(1)} ms` });
-    rows.push(...(await roundTripAndMemory(dirs.workspace, env)));
+    rows.push(...(await roundTripAndMemory(dirs.workspace, env, [], 'confined: bubblewrap+seccomp+cgroup+rlimit')));
+    const noBwrap = join(dirs.root, 'no-bwrap.toml');
+    writeFileSync(noBwrap, '[sandbox]\nbubblewrap = "off"\n');
+    rows.push(...(await roundTripAndMemory(dirs.workspace, env, ['--config', noBwrap], 'bubblewrap off: cgroup+rlimit only')).slice(0, 1));
   } finally {
     dirs.cleanup();
   }
   return rows;
 }
 
-async function roundTripAndMemory(workspace: string, env: NodeJS.ProcessEnv): Promise<BenchRow[]> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'stdio', '--root', workspace], env: env as Record<string, string>, stderr: 'ignore' });
+async function roundTripAndMemory(workspace: string, env: NodeJS.ProcessEnv, extra: string[], label: string): Promise<BenchRow[]> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'stdio', '--root', workspace, ...extra], env: env as Record<string, string>, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
   try {
@@ -72,7 +76,7 @@ async function roundTripAndMemory(workspace: string, env: NodeJS.ProcessEnv): Pr
     clearInterval(timer);
     peak = Math.max(peak, rssKb(pid));
     return [
-      { name: 'run_command ["true"] round trip (stdio, confined)', ours: median(ours), baseline: median(raw), unit: 'ms', note: 'vs raw Node spawn("true") in the bench process' },
+      { name: `run_command ["true"] round trip (stdio, ${label})`, ours: median(ours), baseline: median(raw), unit: 'ms', note: 'vs raw Node spawn("true") in the bench process' },
       { name: 'server RSS growth while a command prints 200 MB', ours: (peak - before) / 1024, baseline: 30, unit: 'MB', note: 'baseline column = the 30 MB target' },
     ];
   } finally {

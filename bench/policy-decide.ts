@@ -1,36 +1,18 @@
 // Micro-benchmark: median µs per decide() of a typical read-only pipeline, against tokenize() of the
 // same string alone (the baseline: the cost of parsing without any policy or disk facts).
-import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decide } from '../src/policy/decide.js';
 import { tokenize } from '../src/policy/tokenize.js';
-import type { PolicyContext, PolicyFs } from '../src/policy/types.js';
+import type { PolicyContext } from '../src/policy/types.js';
+import { realPolicyFs } from '../src/control/real-policy-fs.js';
 
 const COMMAND = 'grep -rn ERROR app.log | sort | uniq -c | sort -rn | head -20';
 const CALLS = 20_000;
 const BATCH = 1_000;
 
-const realFs: PolicyFs = {
-  realpath: (p) => {
-    try {
-      return realpathSync.native(p);
-    } catch {
-      return null;
-    }
-  },
-  // statSync without throwing: a miss on each PATH directory is the common case and exceptions are slow.
-  isExecutable: (p) => {
-    const st = statSync(p, { throwIfNoEntry: false });
-    if (!st?.isFile()) return false;
-    try {
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-};
+const realFs = realPolicyFs;
 
 function medianMicros(fn: () => void): number {
   for (let i = 0; i < BATCH; i++) fn();

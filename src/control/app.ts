@@ -1,5 +1,5 @@
 // Builds the dependencies every tool receives; heavy pieces (SQLite, sandbox probes) load on first use.
-import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from './logger.js';
 import type { Config } from '../config/schema.js';
@@ -9,6 +9,7 @@ import { detectCapabilities, SYSTEM_PATH, type HostCapabilities } from '../sandb
 import { createAuditRepo } from '../store/audit-repo.js';
 import { openDb } from '../store/db.js';
 import type { AppDeps, Store } from './deps.js';
+import { realPolicyFs } from './real-policy-fs.js';
 import { Gate } from './gate.js';
 import type { Gates } from './invoke.js';
 import { buildTools } from './registry.js';
@@ -73,25 +74,7 @@ export function policyContextFor(config: Config, runtime: Runtime): PolicyContex
     systemPath: SYSTEM_PATH,
     extraAllowed: config.policy.extra_allowed_commands,
     extraDenied: config.policy.extra_denied_commands,
-    fs: {
-      realpath(p) {
-        try {
-          return realpathSync.native(p);
-        } catch {
-          return null;
-        }
-      },
-      isExecutable(p) {
-        const st = statSync(p, { throwIfNoEntry: false });
-        if (!st?.isFile()) return false;
-        try {
-          accessSync(p, constants.X_OK);
-          return true;
-        } catch {
-          return false;
-        }
-      },
-    },
+    fs: realPolicyFs,
   } as PolicyContext;
 }
 

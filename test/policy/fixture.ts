@@ -1,28 +1,12 @@
 // A real temporary workspace and a real-fs PolicyFs for policy tests.
-import { accessSync, constants, chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PolicyContext, PolicyFs, Profile } from '../../src/policy/types.js';
+import { realPolicyFs } from '../../src/control/real-policy-fs.js';
 
-/** PolicyFs backed by the real file system. */
-export const realFs: PolicyFs = {
-  realpath(p) {
-    try {
-      return realpathSync(p);
-    } catch {
-      return null;
-    }
-  },
-  isExecutable(p) {
-    try {
-      if (!statSync(p).isFile()) return false;
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-};
+/** PolicyFs backed by the real file system (the production implementation). */
+export const realFs: PolicyFs = realPolicyFs;
 
 export const SYSTEM_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 /** A home directory that does not exist: its secrets and its "outside the roots" status are pure path facts. */

@@ -2,7 +2,7 @@
 // (per-request envelope), over stdio and over HTTP, from the same server factory.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MAIN, startHttpServer, type HttpServer } from '../helpers/server-process.js';
 import { tempDirs, type TempDirs } from '../helpers/workspace.js';
@@ -18,6 +18,16 @@ async function exercise(client: Client, cwd: string, expect: RegExp): Promise<vo
   assert.ok(tools.some((t) => t.name === 'run_command'));
   const r = (await client.callTool({ name: 'run_command', arguments: { command: ['echo', 'era'], cwd } })) as { structuredContent: Record<string, unknown> };
   assert.equal(r.structuredContent.stdout, 'era\n');
+}
+
+async function connectAndExercise(transport: Transport, era: (typeof ERAS)[number], cwd: string): Promise<void> {
+  const client = new Client({ name: 'era-test', version: '1' }, { versionNegotiation: { mode: era.mode } });
+  await client.connect(transport);
+  try {
+    await exercise(client, cwd, era.expect);
+  } finally {
+    await client.close();
+  }
 }
 
 describe('protocol eras', () => {
@@ -40,23 +50,11 @@ describe('protocol eras', () => {
         env: { ...(process.env as Record<string, string>), WORKBENCH_HOME: dirs.state },
         stderr: 'ignore',
       });
-      const client = new Client({ name: 'era-test', version: '1' }, { versionNegotiation: { mode: era.mode } });
-      await client.connect(transport);
-      try {
-        await exercise(client, dirs.workspace, era.expect);
-      } finally {
-        await client.close();
-      }
+      await connectAndExercise(transport, era, dirs.workspace);
     });
     test(`http, ${era.name}`, async () => {
       const transport = new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${http.token}` } } });
-      const client = new Client({ name: 'era-test', version: '1' }, { versionNegotiation: { mode: era.mode } });
-      await client.connect(transport);
-      try {
-        await exercise(client, dirs.workspace, era.expect);
-      } finally {
-        await client.close();
-      }
+      await connectAndExercise(transport, era, dirs.workspace);
     });
   }
 });

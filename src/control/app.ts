@@ -44,7 +44,9 @@ export function createDeps(config: Config, runtime: Runtime, logger: Logger): Ap
       return caps;
     },
     policyContext() {
-      return policyContextFor(config, runtime);
+      // Commands get a private /tmp only when bubblewrap confines them; otherwise /tmp is shared.
+      const confined = runtime.profile !== 'full' && config.sandbox.bubblewrap !== 'off' && deps.capabilities().bubblewrap.works;
+      return policyContextFor(config, runtime, confined);
     },
     service<T>(name: string, create: () => T): T {
       if (!services.has(name)) services.set(name, create());
@@ -62,9 +64,10 @@ export function createDeps(config: Config, runtime: Runtime, logger: Logger): Ap
 }
 
 /** The policy context for a runtime, with the real filesystem behind PolicyFs. */
-export function policyContextFor(config: Config, runtime: Runtime): PolicyContext {
+export function policyContextFor(config: Config, runtime: Runtime, privateTmp = true): PolicyContext {
   return {
     profile: runtime.profile,
+    privateTmp,
     workspaceRoots: runtime.workspaceRoots,
     readRoots: runtime.readRoots,
     writeRoots: runtime.writeRoots,

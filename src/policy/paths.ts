@@ -69,11 +69,11 @@ function allowed(p: string, ctx: PolicyContext, write: boolean): boolean {
     for (const r of ctx.writeRoots) if (isInside(p, r)) return true;
     if (DEV_WRITE.has(p)) return true;
     // The private /tmp is writable, but not a read-only root that happens to live under /tmp.
-    return isInside(p, '/tmp') && !ctx.readRoots.some((r) => isInside(p, r));
+    return ctx.privateTmp !== false && isInside(p, '/tmp') && !ctx.readRoots.some((r) => isInside(p, r));
   }
   for (const r of ctx.readRoots) if (isInside(p, r)) return true;
   for (const r of ctx.writeRoots) if (isInside(p, r)) return true;
-  for (const r of SYSTEM_READ_DIRS) if (isInside(p, r)) return true;
+  for (const r of SYSTEM_READ_DIRS) if (isInside(p, r) && (r !== '/tmp' || ctx.privateTmp !== false)) return true;
   return DEV_READ.has(p);
 }
 

@@ -26,6 +26,11 @@ export interface PolicyContext {
   stateDir: string;
   /** The invoking user's home directory. */
   homeDir: string;
+  /**
+   * Whether commands get a private /tmp (bubblewrap confines them). Without it /tmp is the host's
+   * shared /tmp and is neither readable nor writable by policy. Undefined = private.
+   */
+  privateTmp?: boolean;
   /** Whether the config allows `network: true` requests at all. */
   networkAllowed: boolean;
   /** The fixed PATH executables are resolved against. */

@@ -33,6 +33,14 @@ describe('checkPath', () => {
     assert.equal(result(`${FAKE_HOME}/notes`), 'path.home');
     assert.equal(result('/srv/data'), 'path.outside_roots');
   });
+  it('/tmp is readable and writable only when it is private (bubblewrap); otherwise it is the shared host /tmp', () => {
+    const shared = fx.ctx('workspace-write', { privateTmp: false });
+    const r1 = checkPath('/tmp/other-users-file', fx.ws, shared);
+    assert.ok(!r1.ok && r1.rule === 'path.outside_roots');
+    const r2 = checkPath('/tmp/x', fx.ws, shared, { write: true });
+    assert.ok(!r2.ok && r2.rule === 'path.outside_roots');
+    assert.ok(checkPath('/tmp/x', fx.ws, fx.ctx('workspace-write', { privateTmp: true }), { write: true }).ok);
+  });
   it('errors carry path_denied', () => {
     const r = checkPath('/etc/shadow', fx.ws, fx.ctx('read-only'));
     assert.ok(!r.ok && r.errorClass === 'path_denied');

@@ -23,26 +23,36 @@ export class Gate {
     return this.queue.length;
   }
 
-  /** Resolves with a release function, or throws AppError('busy') without waiting when full. */
-  async acquire(): Promise<() => void> {
+  /**
+   * Resolves with a release function, or throws AppError('busy') without waiting when full. A call
+   * cancelled while it waits leaves the queue at once (AppError('cancelled')) and never runs.
+   */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw cancelledWhileQueued();
     if (this.inflight < this.opts.maxInflight) {
       this.inflight++;
       return this.releaser();
     }
     if (this.queue.length >= this.opts.maxQueue || this.opts.queueWaitMs === 0) throw this.busy();
     return new Promise((resolve, reject) => {
+      const leave = (err: AppError) => {
+        clearTimeout(waiter.timer);
+        signal?.removeEventListener('abort', onAbort);
+        const i = this.queue.indexOf(waiter);
+        if (i >= 0) this.queue.splice(i, 1);
+        reject(err);
+      };
+      const onAbort = () => leave(cancelledWhileQueued());
       const waiter: Waiter = {
         grant: () => {
           clearTimeout(waiter.timer);
+          signal?.removeEventListener('abort', onAbort);
           this.inflight++;
           resolve(this.releaser());
         },
-        timer: setTimeout(() => {
-          const i = this.queue.indexOf(waiter);
-          if (i >= 0) this.queue.splice(i, 1);
-          reject(this.busy());
-        }, this.opts.queueWaitMs),
+        timer: setTimeout(() => leave(this.busy()), this.opts.queueWaitMs),
       };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(waiter);
     });
   }
@@ -64,4 +74,8 @@ export class Gate {
       { hint: 'retry in a second, or start long work with job_start' },
     );
   }
+}
+
+function cancelledWhileQueued(): AppError {
+  return new AppError('cancelled', 'the call was cancelled while it waited for a free slot; nothing ran');
 }

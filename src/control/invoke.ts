@@ -43,9 +43,9 @@ export async function invokeTool(deps: AppDeps, gates: Gates, def: ToolDef, rawA
   let release: (() => void) | undefined;
   let truncated = false;
   try {
-    release = await (def.lane === 'status' ? gates.status : gates.main).acquire();
-    const args = parseArgs(def, rawArgs);
     const signal = info.signal ?? new AbortController().signal;
+    release = await (def.lane === 'status' ? gates.status : gates.main).acquire(signal);
+    const args = parseArgs(def, rawArgs);
     const outcome = await def.handler(args, { signal, requestId, sessionId: info.sessionId, transport: info.transport });
     truncated = outcome.truncated === true;
     result = outcomeResult(outcome);

@@ -18,6 +18,19 @@ async function isBusy(p: Promise<unknown>): Promise<boolean> {
 }
 
 describe('Gate', () => {
+  test('a call cancelled while it waits leaves the queue and never runs', async () => {
+    const g = gate(1, 4);
+    const first = await g.acquire();
+    const ac = new AbortController();
+    const waiting = g.acquire(ac.signal);
+    assert.equal(g.queued, 1);
+    ac.abort();
+    await assert.rejects(waiting, (err: unknown) => err instanceof AppError && err.errorClass === 'cancelled');
+    assert.equal(g.queued, 0);
+    first();
+    assert.equal(g.inflight, 0, 'the cancelled waiter was not granted the freed slot');
+  });
+
   test('N acquire at once; the N+1th waits', async () => {
     const g = gate(2, 4);
     const r1 = await g.acquire();

@@ -11,7 +11,7 @@ import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
 import { decideOrThrow } from './decide-or-throw.js';
 import type { ListArgs, OutputArgs, StartArgs } from './jobs-schema.js';
-import { childEnv, sandboxOptions, serverSecrets } from './run-command-exec.js';
+import { childEnv, hardenStages, sandboxOptions, serverSecrets } from './run-command-exec.js';
 
 /** The job controls the handlers call, loaded with them. */
 export { cancelJob, sendJobInput, waitForJob } from '../../execution/jobs/job-control.js';
@@ -54,7 +54,7 @@ export function startRequest(deps: AppDeps, args: StartArgs): StartRequest {
   return {
     name: args.name ?? null,
     command: typeof args.command === 'string' ? args.command : args.command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '),
-    stages: decision.stages,
+    stages: hardenStages(deps, decision.stages, cwd),
     cwd,
     env: childEnv(args.env),
     sandbox: sandboxOptions(deps, cwd, decision.network),

@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { filterServerEnv, redact, secretValues } from '../../policy/env-rules.js';
 import { tokenFile } from '../http/token.js';
-import type { Decision } from '../../policy/types.js';
+import type { Decision, Stage } from '../../policy/types.js';
+import { driverOverrides, gitGlobalArgs } from '../../data/git/git-drivers.js';
+import { gitEnv } from '../../data/git/run-git.js';
 import { SYSTEM_PATH } from '../../sandbox/capabilities.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
 import { runCommand, type RunResult } from '../../execution/run.js';
@@ -69,7 +71,7 @@ export async function executeDecision(deps: AppDeps, decision: Decision & { allo
     });
   }
   const result = await runCommand({
-    stages: decision.stages,
+    stages: hardenStages(deps, decision.stages, opts.cwd),
     cwd: opts.cwd,
     env: childEnv(opts.env),
     stdin: opts.stdin,
@@ -117,4 +119,18 @@ export function renderRun(r: RunResult): ToolOutcome {
         ? { error: 'cancelled by the client; the process tree was killed', errorClass: 'cancelled' as const }
         : { error: r.signal ? `killed by signal ${r.signal}` : `exited with code ${r.exit_code}`, errorClass: 'exec_failed' as const };
   return { data, failure, truncated: r.stdout_truncated || r.stderr_truncated, text: parts.join('\n') };
+}
+
+/**
+ * In read-only, git stages also get the repository's own filter/textconv drivers overridden (a
+ * malicious repo's `.gitattributes` + `filter.x.clean` would otherwise run a program on `git diff`).
+ */
+export function hardenStages(deps: AppDeps, stages: Stage[], cwd: string): Stage[] {
+  if (deps.runtime.profile !== 'read-only') return stages;
+  return stages.map((s) => {
+    if (s.name !== 'git') return s;
+    const rest = s.argv.slice(1);
+    const drivers = driverOverrides(s.executable, cwd, gitEnv(), gitGlobalArgs(rest));
+    return drivers.length === 0 ? s : { ...s, argv: [s.argv[0]!, ...drivers, ...rest] };
+  });
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../control/deps.js';
 import { AppError } from '../../shared/errors.js';
 import { whichSystem } from '../../sandbox/capabilities.js';
 import { minimalEnv, runBounded, type BoundedRunResult } from '../spawn-bounded.js';
+import { driverOverrides } from './git-drivers.js';
 
 // Every repository-local setting that can run a program is overridden on the command line,
 // which takes precedence over .git/config; the system config is ignored entirely.
@@ -10,7 +11,8 @@ export const GIT_HARDENING = [
   '-c', 'core.fsmonitor=', '-c', 'core.pager=cat', '-c', 'core.sshCommand=/bin/false', '-c', 'diff.external=',
   '-c', 'core.hooksPath=/dev/null', '-c', 'protocol.allow=never', '-c', 'credential.helper=',
   '-c', 'core.editor=/bin/false', '-c', 'sequence.editor=/bin/false', '-c', 'uploadpack.packObjectsHook=',
-  '-c', 'core.untrackedCache=false', '-c', 'gc.auto=0', '--no-pager',
+  '-c', 'core.untrackedCache=false', '-c', 'gc.auto=0', '-c', 'gpg.program=/bin/false', '-c', 'gpg.ssh.program=/bin/false',
+  '-c', 'gpg.x509.program=/bin/false', '-c', 'log.showSignature=false', '--no-pager',
 ];
 
 /** Environment for git: minimal, no inherited GIT_*, no system config, no prompts, no optional locks. */
@@ -28,7 +30,9 @@ export interface GitRunOptions {
 export async function runGit(deps: AppDeps, cwd: string, args: string[], opts: GitRunOptions): Promise<BoundedRunResult> {
   const git = deps.capabilities().git ?? whichSystem('git');
   if (!git) throw new AppError('unavailable', 'git is not installed on this host', { hint: 'install git' });
-  const r = await runBounded(git, [...GIT_HARDENING, ...args], { cwd, env: gitEnv(), ...opts });
+  const env = gitEnv();
+  const drivers = driverOverrides(git, cwd, env, GIT_HARDENING);
+  const r = await runBounded(git, [...GIT_HARDENING, ...drivers, ...args], { cwd, env, ...opts });
   if (r.timedOut) throw new AppError('timeout', `git ${args[0]} took longer than ${opts.timeoutMs} ms`);
   return r;
 }

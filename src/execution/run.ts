@@ -8,7 +8,7 @@ import type { HostCapabilities } from '../sandbox/capabilities.js';
 import { CgroupHandle, type CgroupLimits } from '../sandbox/cgroup.js';
 import { planSpawn, type SandboxOptions } from '../sandbox/plan.js';
 import { OutputCapture } from './output-capture.js';
-import { killTree, releaseCgroup, signalGroups } from './kill-tree.js';
+import { killTree, reapCgroup, releaseCgroup, signalGroups } from './kill-tree.js';
 
 export interface RunSpec {
   stages: Stage[];
@@ -78,7 +78,9 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   spec.onSpawn?.(pidsOf(children));
   const ended = await superviseUntilExit(children, spec, cgroup);
   const limitHit = cgroup?.oomKilled() ? 'memory' : cgroup?.pidsLimitHit() ? 'pids' : undefined;
-  if (cgroup) releaseCgroup(cgroup);
+  // No process outlives the call: wait (bounded) until the killed tree has really left the cgroup.
+  // The usual case — already empty — costs one rmdir; a stuck process is left to the background.
+  if (cgroup && !(await reapCgroup(cgroup, { timeoutMs: 2000 }))) releaseCgroup(cgroup);
   return {
     exit_code: ended.code,
     signal: ended.signal,

@@ -1,7 +1,8 @@
 // disk_usage: allocated bytes per entry under a directory (like `du -a -d N`), lstat only, budgeted.
-import { lstatSync, readdirSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { AppDeps } from '../../control/deps.js';
+import { readDirVerified } from '../open-checked.js';
 import { mayReadReal } from '../resolve-path.js';
 import { makeTicker } from '../yield-loop.js';
 import { resolveDir } from './walk-setup.js';
@@ -56,19 +57,18 @@ function record(w: Walk, e: DuEntry): void {
 
 async function sumDir(w: Walk, abs: string, rel: string, depth: number): Promise<DuEntry> {
   const acc: DuEntry = { path: rel, size_bytes: 0, files: 0 };
-  let names: string[];
-  try {
-    names = readdirSync(abs);
-  } catch {
-    return acc;
-  }
-  for (const name of names) {
+  // abs is a real path (checked root + names of non-symlink directories); names and lstat are read
+  // through a descriptor verified to be that directory, so a mid-walk symlink swap yields nothing.
+  const { dirents, stats } = readDirVerified(abs, true);
+  for (const { name } of dirents) {
     if (Date.now() > w.deadline) return ((w.partial = true), acc);
     await w.tick();
     const childAbs = join(abs, name);
     const childRel = rel === '' ? name : `${rel}/${name}`;
     if (!mayReadReal(w.deps, childAbs)) continue;
-    const e = await measure(w, childAbs, childRel, depth + 1, name);
+    const st = stats?.get(name);
+    if (st === undefined) continue;
+    const e = await measure(w, st, childAbs, childRel, depth + 1, name);
     if (e === null) continue;
     acc.size_bytes += e.size_bytes;
     acc.files += e.files;
@@ -77,13 +77,7 @@ async function sumDir(w: Walk, abs: string, rel: string, depth: number): Promise
   return acc;
 }
 
-async function measure(w: Walk, abs: string, rel: string, depth: number, name: string): Promise<DuEntry | null> {
-  let st;
-  try {
-    st = lstatSync(abs, { bigint: false });
-  } catch {
-    return null;
-  }
+async function measure(w: Walk, st: Stats, abs: string, rel: string, depth: number, name: string): Promise<DuEntry | null> {
   if (st.isDirectory()) {
     if (w.skip?.has(name)) return null;
     const sub = await sumDir(w, abs, rel, depth);

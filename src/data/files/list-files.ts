@@ -1,5 +1,5 @@
 // list_files: a filtered, sorted, paginated listing of a directory tree within time and entry budgets.
-import { lstatSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import picomatch from 'picomatch';
 import type { AppDeps } from '../../control/deps.js';
 import { AppError } from '../../shared/errors.js';
@@ -52,10 +52,9 @@ export async function listFiles(deps: AppDeps, args: ListFilesArgs): Promise<Lis
   const shape = `${args.sort_by}:${args.order}`;
   const cursor = args.cursor ? decodeCursor<Cursor>(args.cursor, shape) : undefined;
   const accept = makeFilter(args);
-  const needStats = args.sort_by !== 'name' || args.min_size_bytes !== undefined || args.max_size_bytes !== undefined || args.modified_after !== undefined;
   const maxDepth = args.recursive ? (args.max_depth ?? Infinity) : 1;
   const state: WalkState = { scanned: 0, partial: false };
-  const opts = walkOptionsFor(deps, root, { ...args, maxDepth, stat: needStats, budgetMs: args.time_budget_ms ?? 10_000 });
+  const opts = walkOptionsFor(deps, root, { ...args, maxDepth, stat: true, budgetMs: args.time_budget_ms ?? 10_000 });
   if (args.sort_by === 'name') {
     const walk = walkTree({ ...opts, reverse: args.order === 'desc', after: cursor?.p }, state);
     return { root, ...(await pageByName(walk, state, accept, args.limit, shape)) };
@@ -86,21 +85,13 @@ async function pageByName(walk: AsyncGenerator<WalkEntry>, state: WalkState, acc
       more = true;
       break;
     }
-    const s = e.stats ?? lstatOrNull(e.abs);
-    if (s) files.push(toItem(e, s));
+    // Stats always come from the walk (lstat through the verified directory), never a second lookup by path.
+    if (e.stats) files.push(toItem(e, e.stats));
     lastRel = e.rel;
   }
   const resumeAt = more ? files.at(-1)?.path : state.partial ? lastRel : undefined;
   const next_cursor = resumeAt !== undefined ? encodeCursor({ shape, k: 0, p: resumeAt }) : null;
   return { files, truncated: more || state.partial, partial: state.partial, next_cursor, scanned: state.scanned };
-}
-
-function lstatOrNull(p: string): Stats | null {
-  try {
-    return lstatSync(p);
-  } catch {
-    return null;
-  }
 }
 
 function makeFilter(args: ListFilesArgs): (e: WalkEntry) => boolean {

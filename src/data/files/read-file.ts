@@ -1,8 +1,8 @@
 // read_file: a byte or line window of a text file, never reading past the window.
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { AppDeps } from '../../control/deps.js';
 import { AppError } from '../../shared/errors.js';
-import { resolveReadPath } from '../resolve-path.js';
+import { openCheckedFile } from '../open-checked.js';
 import { decodeBytes, detectEncoding, unitSize, utf8Boundary, type Detected } from './text-encoding.js';
 import { readLineWindow } from './read-lines.js';
 
@@ -25,13 +25,13 @@ export interface ReadFileResult {
   lines?: { start: number; count: number };
 }
 
-/** Opens a checked regular file and classifies its encoding; binary files are refused. */
+/**
+ * Opens a checked regular file (open first, then verify the descriptor: see open-checked.ts) and
+ * classifies its encoding; binary files, FIFOs and devices are refused. All reads go through `fh`.
+ */
 export async function openText(deps: AppDeps, p: string, tool: string, sparseOk = false): Promise<{ real: string; fh: FileHandle; size: number; det: Detected }> {
-  const real = resolveReadPath(deps, p);
-  const fh = await open(real, 'r');
+  const { fh, real, stat: st } = await openCheckedFile(deps, p, { kind: 'file', tool });
   try {
-    const st = await fh.stat();
-    if (st.isDirectory()) throw new AppError('invalid_params', `${real} is a directory`, { hint: 'use list_files for a directory' });
     const head = Buffer.alloc(8192);
     const { bytesRead } = await fh.read(head, 0, 8192, 0);
     let det = detectEncoding(head.subarray(0, bytesRead));

@@ -1,7 +1,10 @@
 // A sorted, budgeted depth-first walk that never follows symlinks unless asked (and then only inside the roots).
-import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
+// Each directory is read through a descriptor verified to be exactly the real path the walk expects
+// (open-checked.ts), so a directory swapped for a symlink mid-walk yields nothing from elsewhere.
+import { lstatSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { AppDeps } from '../../control/deps.js';
+import { readDirVerified } from '../open-checked.js';
 import { followableTarget, mayReadReal } from '../resolve-path.js';
 import { makeTicker } from '../yield-loop.js';
 import type { IgnoreTest } from './gitignore.js';
@@ -57,7 +60,9 @@ interface DirRef {
 type Walk = WalkOptions & { tick: () => Promise<void> | undefined };
 
 async function* walkDir(opts: Walk, state: WalkState, dir: DirRef, visited: Set<string>): AsyncGenerator<WalkEntry> {
-  const dirents = readEntries(dir.abs);
+  // dir.abs is a real path: the checked root plus names of verified, non-symlink directories (or a
+  // followed symlink's checked realpath). Names and lstat come from that very directory.
+  const { dirents, stats } = readDirVerified(dir.abs, opts.stat);
   dirents.sort((a, b) => (opts.reverse ? -1 : 1) * compareNames(a.name, b.name));
   for (const d of dirents) {
     if (Date.now() > opts.deadline) return void (state.partial = true);
@@ -66,7 +71,7 @@ async function* walkDir(opts: Walk, state: WalkState, dir: DirRef, visited: Set<
     const rel = dir.rel === '' ? d.name : `${dir.rel}/${d.name}`;
     const abs = join(dir.abs, d.name);
     if (!mayReadReal(opts.deps, abs)) continue;
-    const entry = toEntry(opts, d, { abs, rel, depth: dir.depth + 1 });
+    const entry = toEntry(opts, d, { abs, rel, depth: dir.depth + 1 }, stats);
     if (entry === null) continue;
     state.scanned++;
     const position = opts.after === undefined ? 1 : (opts.reverse ? -1 : 1) * comparePaths(rel, opts.after);
@@ -84,14 +89,6 @@ async function* walkDir(opts: Walk, state: WalkState, dir: DirRef, visited: Set<
   }
 }
 
-function readEntries(abs: string): Dirent[] {
-  try {
-    return readdirSync(abs, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
-
 function kindOf(d: Dirent | Stats): EntryKind {
   if (d.isSymbolicLink()) return 'symlink';
   if (d.isDirectory()) return 'dir';
@@ -99,7 +96,7 @@ function kindOf(d: Dirent | Stats): EntryKind {
 }
 
 // Returns null for entries the walk must leave out (skip dirs, ignored, vanished).
-function toEntry(opts: WalkOptions, d: Dirent, ref: DirRef): WalkEntry | null {
+function toEntry(opts: WalkOptions, d: Dirent, ref: DirRef, lstats: Map<string, Stats> | undefined): WalkEntry | null {
   let kind = kindOf(d);
   if (kind === 'dir' && opts.skipDirs?.has(d.name)) return null;
   if (opts.ignore?.(ref.rel, kind === 'dir')) return null;
@@ -109,12 +106,16 @@ function toEntry(opts: WalkOptions, d: Dirent, ref: DirRef): WalkEntry | null {
     if (kind === 'symlink' && opts.followSymlinks) {
       const target = followableTarget(opts.deps, ref.abs);
       if (target !== null) {
-        stats = statSync(target);
+        // target is a checked realpath (no final symlink): lstat so a later swap is not followed.
+        stats = lstatSync(target);
         kind = kindOf(stats);
         abs = target;
       }
     }
-    if (opts.stat && stats === undefined) stats = lstatSync(ref.abs);
+    if (opts.stat && stats === undefined) {
+      stats = lstats?.get(d.name);
+      if (stats === undefined) return null;
+    }
   } catch {
     return null;
   }

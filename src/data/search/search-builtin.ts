@@ -1,10 +1,11 @@
 // The built-in search engine: a budgeted sorted walk plus a streaming line matcher (used without ripgrep).
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import picomatch from 'picomatch';
 import type { AppDeps } from '../../control/deps.js';
 import { walkOptionsFor } from '../files/walk-setup.js';
 import { walkTree, type WalkState } from '../files/walk-tree.js';
+import { openFileVerifiedSync } from '../open-checked.js';
 import { makeTicker } from '../yield-loop.js';
 import { compileQuery, ContextCollector, type EngineResult, type SearchArgs, type SearchMatch } from './search-types.js';
 
@@ -47,12 +48,9 @@ interface FileScan {
 
 // Reads one file in chunks, splitting lines across chunk edges; returns false when the time budget ran out.
 function searchFile(abs: string, rel: string, s: FileScan): boolean {
-  let fd: number;
-  try {
-    fd = openSync(abs, 'r');
-  } catch {
-    return true;
-  }
+  // abs is the real path the walk produced; the descriptor must be that regular file (no FIFO, no swap).
+  const fd = openFileVerifiedSync(abs);
+  if (fd === null) return true;
   try {
     const decoder = new StringDecoder('utf8');
     let carry = '';

@@ -7,6 +7,8 @@ export interface BoundedRunOptions {
   maxBytes: number;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** A verified directory descriptor to run in (handed over as fd 3, cwd /proc/self/fd/3): no path lookup can be raced. */
+  cwdFd?: number;
 }
 
 export interface BoundedRunResult {
@@ -25,7 +27,13 @@ export function minimalEnv(extra: Record<string, string> = {}): Record<string, s
 /** Spawns `file args` and collects stdout up to maxBytes; past it (or the timeout) the child is killed. */
 export function runBounded(file: string, args: string[], opts: BoundedRunOptions): Promise<BoundedRunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env ?? minimalEnv(), shell: false, stdio: ['ignore', 'pipe', 'pipe'] });
+    const pinned = opts.cwdFd !== undefined;
+    const child = spawn(file, args, {
+      cwd: pinned ? '/proc/self/fd/3' : opts.cwd,
+      env: opts.env ?? minimalEnv(),
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe', pinned ? opts.cwdFd! : 'ignore'],
+    });
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';
@@ -34,13 +42,13 @@ export function runBounded(file: string, args: string[], opts: BoundedRunOptions
     const stop = () => child.kill('SIGKILL');
     const timer = setTimeout(() => ((timedOut = true), stop()), opts.timeoutMs);
     opts.signal?.addEventListener('abort', stop, { once: true });
-    child.stdout.on('data', (b: Buffer) => {
+    child.stdout!.on('data', (b: Buffer) => {
       if (truncated) return;
       const room = opts.maxBytes - size;
       if (b.length > room) ((truncated = true), chunks.push(b.subarray(0, room)), (size += room), stop());
       else (chunks.push(b), (size += b.length));
     });
-    child.stderr.on('data', (b: Buffer) => {
+    child.stderr!.on('data', (b: Buffer) => {
       if (stderr.length < 8192) stderr += b.toString('utf8');
     });
     child.on('error', (err) => (clearTimeout(timer), reject(err)));

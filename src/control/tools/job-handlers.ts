@@ -11,7 +11,7 @@ import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
 import { decideOrThrow } from './decide-or-throw.js';
 import type { ListArgs, OutputArgs, StartArgs } from './jobs-schema.js';
-import { childEnv, hardenStages, sandboxOptions, serverSecrets } from './run-command-exec.js';
+import { commandEnv, hardenStages, sandboxOptions, serverSecrets } from './run-command-exec.js';
 
 /** The job controls the handlers call, loaded with them. */
 export { cancelJob, sendJobInput, waitForJob } from '../../execution/jobs/job-control.js';
@@ -56,7 +56,7 @@ export function startRequest(deps: AppDeps, args: StartArgs): StartRequest {
     command: typeof args.command === 'string' ? args.command : args.command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '),
     stages: hardenStages(deps, decision.stages, cwd),
     cwd,
-    env: childEnv(args.env),
+    env: commandEnv(deps, args.env),
     sandbox: sandboxOptions(deps, cwd, decision.network),
     caps,
     cgroupLimits: { memoryBytes: sandbox.memory_max_mb * 1024 * 1024, pidsMax: sandbox.pids_max, cpuPercent: sandbox.cpu_percent },

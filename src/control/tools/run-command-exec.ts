@@ -4,7 +4,7 @@ import { filterServerEnv, redact, secretValues } from '../../policy/env-rules.js
 import { tokenFile } from '../http/token.js';
 import type { Decision, Stage } from '../../policy/types.js';
 import { driverOverrides, gitGlobalArgs } from '../../data/git/git-drivers.js';
-import { gitEnv } from '../../data/git/run-git.js';
+import { gitCeilings, gitEnv } from '../../data/git/run-git.js';
 import { SYSTEM_PATH } from '../../sandbox/capabilities.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
 import { runCommand, type RunResult } from '../../execution/run.js';
@@ -26,6 +26,11 @@ export interface ExecOptions {
 /** The child environment: the filtered server env, a fixed PATH, then the caller's (already policy-checked) variables. */
 export function childEnv(callerEnv: Record<string, string> | undefined): Record<string, string> {
   return { ...filterServerEnv(process.env), PATH: SYSTEM_PATH.join(':'), ...(callerEnv ?? {}) };
+}
+
+/** The child environment plus GIT_CEILING_DIRECTORIES: git never finds a repository above the roots. */
+export function commandEnv(deps: AppDeps, callerEnv: Record<string, string> | undefined): Record<string, string> {
+  return { ...childEnv(callerEnv), GIT_CEILING_DIRECTORIES: gitCeilings(deps.runtime.readRoots).join(':') };
 }
 
 /** Sandbox options for the current runtime and one request. */
@@ -73,7 +78,7 @@ export async function executeDecision(deps: AppDeps, decision: Decision & { allo
   const result = await runCommand({
     stages: hardenStages(deps, decision.stages, opts.cwd),
     cwd: opts.cwd,
-    env: childEnv(opts.env),
+    env: commandEnv(deps, opts.env),
     stdin: opts.stdin,
     timeoutMs: opts.timeoutMs,
     maxOutputBytes: opts.maxOutputBytes,

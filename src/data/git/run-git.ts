@@ -2,7 +2,10 @@
 import type { AppDeps } from '../../control/deps.js';
 import { AppError } from '../../shared/errors.js';
 import { whichSystem } from '../../sandbox/capabilities.js';
+import { closeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { minimalEnv, runBounded, type BoundedRunResult } from '../spawn-bounded.js';
+import { hasProcFd, openDirVerified } from '../open-checked.js';
 import { driverOverrides } from './git-drivers.js';
 
 // Every repository-local setting that can run a program is overridden on the command line,
@@ -16,8 +19,17 @@ export const GIT_HARDENING = [
 ];
 
 /** Environment for git: minimal, no inherited GIT_*, no system config, no prompts, no optional locks. */
-export function gitEnv(): Record<string, string> {
-  return minimalEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_ASKPASS: '/bin/false', SSH_ASKPASS: '/bin/false' });
+export function gitEnv(ceilings: string[] = []): Record<string, string> {
+  const ceiling: Record<string, string> = ceilings.length > 0 ? { GIT_CEILING_DIRECTORIES: ceilings.join(':') } : {};
+  return minimalEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_ASKPASS: '/bin/false', SSH_ASKPASS: '/bin/false', ...ceiling });
+}
+
+/**
+ * Git must not find a repository above the roots (a home directory under git would expose files
+ * outside the workspace): the parent of every root is a ceiling it does not climb into.
+ */
+export function gitCeilings(roots: string[]): string[] {
+  return [...new Set(roots.map((r) => dirname(r)).filter((d) => d !== '/' || roots.includes('/')))];
 }
 
 export interface GitRunOptions {
@@ -30,11 +42,19 @@ export interface GitRunOptions {
 export async function runGit(deps: AppDeps, cwd: string, args: string[], opts: GitRunOptions): Promise<BoundedRunResult> {
   const git = deps.capabilities().git ?? whichSystem('git');
   if (!git) throw new AppError('unavailable', 'git is not installed on this host', { hint: 'install git' });
-  const env = gitEnv();
-  const drivers = driverOverrides(git, cwd, env, GIT_HARDENING);
-  const r = await runBounded(git, [...GIT_HARDENING, ...drivers, ...args], { cwd, env, ...opts });
-  if (r.timedOut) throw new AppError('timeout', `git ${args[0]} took longer than ${opts.timeoutMs} ms`);
-  return r;
+  const env = gitEnv(gitCeilings(deps.runtime.readRoots));
+  // Run in the directory that was checked, pinned by a verified descriptor (no swap-in symlink).
+  const fd = openDirVerified(cwd);
+  if (fd === null && hasProcFd()) throw new AppError('path_denied', `${cwd} changed while it was being checked`, { rule: 'path.changed' });
+  try {
+    const at = fd === null ? cwd : `/proc/self/fd/${fd}`;
+    const drivers = driverOverrides(git, at, env, GIT_HARDENING);
+    const r = await runBounded(git, [...GIT_HARDENING, ...drivers, ...args], { cwd, cwdFd: fd ?? undefined, env, ...opts });
+    if (r.timedOut) throw new AppError('timeout', `git ${args[0]} took longer than ${opts.timeoutMs} ms`);
+    return r;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /** Like runGit but a non-zero exit becomes an AppError naming git's message (not a repo → not_found). */

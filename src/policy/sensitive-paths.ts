@@ -1,11 +1,16 @@
 // Files no command may name in any restricted profile: credentials, keys, other processes' memory.
 
-/** Home-relative locations that hold credentials. */
+/**
+ * Home-relative locations that hold credentials (tokens, keys, browser cookies). Exported for the
+ * sandbox, which hides the same list (src/sandbox/bwrap-mounts.ts).
+ */
 export const HOME_SECRETS: readonly string[] = [
   '.ssh', '.aws', '.gnupg', '.config/gcloud', '.azure', '.kube', '.docker/config.json', '.netrc',
   '.git-credentials', '.config/git/credentials', '.npmrc', '.pypirc', '.config/gh', '.password-store',
   '.vault-token', '.pgpass', '.my.cnf', '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials',
   '.terraform.d/credentials.tfrc.json', '.local/share/keyrings', '.config/hub', '.oci', '.boto',
+  '.m2/settings.xml', '.gradle/gradle.properties', '.mozilla', '.config/google-chrome', '.config/chromium',
+  '.config/BraveSoftware', '.config/rclone', '.config/op', '.s3cfg', '.config/doctl', '.kaggle', '.config/containers/auth.json',
 ];
 
 const EXACT = new Set([
@@ -14,7 +19,14 @@ const EXACT = new Set([
   '/dev/mem', '/dev/kmem', '/dev/port',
 ]);
 
-const PREFIXES: readonly string[] = ['/etc/sudoers.d', '/etc/ssl/private', '/sys/firmware/efi/efivars'];
+const PREFIXES: readonly string[] = [
+  '/etc/sudoers.d', '/etc/ssl/private', '/sys/firmware/efi/efivars', '/etc/wireguard', '/etc/NetworkManager/system-connections',
+  '/etc/ipsec.secrets', '/etc/ipsec.d/private', '/etc/letsencrypt/live', '/etc/letsencrypt/archive', '/etc/libvirt/secrets',
+  '/etc/pki/tls/private', '/etc/strongswan/ipsec.secrets', '/etc/ppp/chap-secrets', '/etc/ppp/pap-secrets',
+];
+
+/** Absolute system secrets (files and directories), for the sandbox's ETC_SECRETS as well. */
+export const SYSTEM_SECRETS: readonly string[] = [...EXACT, ...PREFIXES];
 
 // Another process's environment, memory, open files, root or cwd: each is a way around the path rules.
 const PROC_PRIVATE = /^\/proc\/(?:\d+|self|thread-self)(?:\/task\/\d+)?\/(?:environ|mem|pagemap|root|cwd|fd|map_files)(?:\/|$)/;
@@ -52,8 +64,8 @@ function homeSecret(p: string, home: string): boolean {
 /** True when a recursive read of directory `p` would reach a secret or the state directory. */
 export function coversSecrets(p: string, homeDir: string, stateDir: string): boolean {
   if (p === '/') return true;
-  const roots = ['/etc/shadow', '/etc/ssl/private', '/etc/ssh', '/proc/self', '/root/.ssh', stateDir];
-  for (const s of HOME_SECRETS) roots.push(`${homeDir}/${s}`);
+  const roots = [...EXACT, ...PREFIXES, '/etc/ssh', '/proc/self', stateDir];
+  for (const s of HOME_SECRETS) roots.push(`${homeDir}/${s}`, `/root/${s}`);
   for (const r of roots) if (r.length > p.length && isInside(r, p)) return true;
   return p === '/home';
 }

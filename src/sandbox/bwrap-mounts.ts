@@ -1,17 +1,10 @@
 // What a confined command sees of the host filesystem, as bubblewrap mount arguments.
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { HOME_SECRETS, SYSTEM_SECRETS } from '../policy/sensitive-paths.js';
 
-/** Secrets under /etc that stay hidden even though /etc is visible. */
-const ETC_SECRETS = [
-  '/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d',
-  '/etc/ssl/private', '/etc/security/opasswd', '/etc/krb5.keytab',
-];
-/** Credentials under the home directory, hidden when a root makes part of home visible. */
-const HOME_SECRETS = [
-  '.ssh', '.aws', '.gnupg', '.azure', '.kube', '.docker', '.config/gcloud', '.netrc', '.git-credentials',
-  '.npmrc', '.pypirc', '.password-store',
-];
+/** Secret files of the system and of home: one list, shared with the policy layer (src/policy/sensitive-paths.ts). */
+const ETC_SECRETS = SYSTEM_SECRETS.filter((p) => p.startsWith('/etc/'));
 /** sysfs parts that expose firmware tables, serial numbers and kernel debugging interfaces. */
 const SYS_HIDDEN = ['/sys/firmware', '/sys/kernel'];
 

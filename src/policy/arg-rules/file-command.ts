@@ -11,6 +11,8 @@ export interface FileCommandSpec extends Omit<OptionSpec, 'cmd'> {
   patternOptions?: readonly string[];
   /** Options (short letters or long names) whose values are paths read by the command. */
   pathOptions?: readonly string[];
+  /** Options whose values are paths the command writes to (sort -T): checked as writes. */
+  writeOptions?: readonly string[];
   /** More operands than this are refused: the extra one would be written (uniq IN OUT). */
   maxOperands?: number;
   /** Options that make the command read directories recursively, or 'always'. */
@@ -30,9 +32,10 @@ export function fileCommand(spec: FileCommandSpec): ArgRule {
     }
     const operands = pathOperands(parsed, spec, input.cmd);
     const reads = spec.pathOptions ? optionValues(parsed, ...spec.pathOptions) : [];
-    if (isRecursive(parsed, spec)) return { reads, recursiveReads: operands.length > 0 ? operands : ['.'] };
+    const writes = spec.writeOptions ? optionValues(parsed, ...spec.writeOptions) : [];
+    if (isRecursive(parsed, spec)) return { reads, writes, recursiveReads: operands.length > 0 ? operands : ['.'] };
     for (const o of operands) reads.push(o);
-    return { reads };
+    return { reads, writes };
   };
 }
 
@@ -53,7 +56,8 @@ function isRecursive(parsed: ParsedArgs, spec: FileCommandSpec): boolean {
   if (!spec.recursive) return false;
   for (const o of parsed.options) {
     if (spec.recursive.includes(o.name)) return true;
-    if ((o.name === 'd' || o.name === 'directories') && o.value === 'recurse') return true;
+    // grep accepts any non-empty prefix of an argument value: `-d rec` is `--directories=recurse`.
+    if ((o.name === 'd' || o.name === 'directories') && o.value !== undefined && o.value !== '' && 'recurse'.startsWith(o.value)) return true;
   }
   return false;
 }

@@ -12,7 +12,11 @@ const GREP = f({
   recursive: ['r', 'R', 'recursive', 'dereference-recursive'],
 });
 
-const SUMS = f({ shortValue: 'la', longValue: ['length', 'algorithm'] });
+// -c/--check opens every file named inside the list, which the policy never sees.
+const SUMS = f({ shortValue: 'la', longValue: ['length', 'algorithm'], deniedShort: { c: 'read' }, deniedLong: { check: 'read' } });
+
+/** `--files0-from=F` reads the names of the files to open from F (or stdin): those names are never checked. */
+const FILES0: Readonly<Record<string, 'read'>> = { 'files0-from': 'read' };
 
 /** File and text commands: name → argument policy. */
 export const FILE_RULES: Record<string, ArgRule> = {
@@ -20,7 +24,7 @@ export const FILE_RULES: Record<string, ArgRule> = {
   cat: f({}),
   head: f({ shortValue: 'nc', longValue: ['lines', 'bytes'] }),
   tail: f({ shortValue: 'ncs', longValue: ['lines', 'bytes', 'pid', 'sleep-interval', 'max-unchanged-stats'], longFlags: ['follow', 'retry'], follow: ['f', 'F', 'follow'] }),
-  wc: f({ longValue: ['files0-from'], pathOptions: ['files0-from'] }),
+  wc: f({ deniedLong: FILES0 }),
   grep: GREP,
   egrep: GREP,
   fgrep: GREP,
@@ -37,10 +41,12 @@ export const FILE_RULES: Record<string, ArgRule> = {
   }),
   sort: f({
     shortValue: 'kStT',
-    longValue: ['key', 'buffer-size', 'field-separator', 'temporary-directory', 'files0-from', 'batch-size', 'parallel', 'random-source', 'sort'],
+    longValue: ['key', 'buffer-size', 'field-separator', 'temporary-directory', 'batch-size', 'parallel', 'random-source', 'sort'],
     deniedShort: { o: 'write' },
-    deniedLong: { output: 'write', 'compress-program': 'exec' },
-    pathOptions: ['T', 'temporary-directory', 'files0-from', 'random-source'],
+    deniedLong: { output: 'write', 'compress-program': 'exec', ...FILES0 },
+    pathOptions: ['random-source'],
+    // sort writes its temporary files there.
+    writeOptions: ['T', 'temporary-directory'],
   }),
   uniq: f({ shortValue: 'fsw', longValue: ['skip-fields', 'skip-chars', 'check-chars'], maxOperands: 1 }),
   cut: f({ shortValue: 'bcfd', longValue: ['bytes', 'characters', 'fields', 'delimiter', 'output-delimiter'] }),
@@ -59,12 +65,13 @@ export const FILE_RULES: Record<string, ArgRule> = {
   stat: f({ shortValue: 'c', longValue: ['format', 'printf'] }),
   file: f({
     shortValue: 'mfFeP',
-    longValue: ['magic-file', 'files-from', 'separator', 'exclude', 'exclude-quiet', 'parameter'],
-    deniedShort: { C: 'write' },
-    deniedLong: { compile: 'write' },
-    pathOptions: ['f', 'files-from', 'm', 'magic-file'],
+    longValue: ['magic-file', 'separator', 'exclude', 'exclude-quiet', 'parameter'],
+    // -f LIST names files to examine: those names are never checked.
+    deniedShort: { C: 'write', f: 'read' },
+    deniedLong: { compile: 'write', 'files-from': 'read' },
+    pathOptions: ['m', 'magic-file'],
   }),
-  du: f({ shortValue: 'dBtX', longValue: ['max-depth', 'block-size', 'threshold', 'exclude', 'exclude-from', 'files0-from', 'time-style', 'time'], pathOptions: ['X', 'exclude-from', 'files0-from'] }),
+  du: f({ shortValue: 'dBtX', longValue: ['max-depth', 'block-size', 'threshold', 'exclude', 'exclude-from', 'time-style', 'time'], deniedLong: FILES0, pathOptions: ['X', 'exclude-from'] }),
   df: f({ shortValue: 'Btx', longValue: ['block-size', 'type', 'exclude-type'] }),
   realpath: f({ longValue: ['relative-to', 'relative-base'], pathOptions: ['relative-to', 'relative-base'] }),
   readlink: f({}),

@@ -45,18 +45,24 @@ const mount: ArgRule = ({ args }) => {
   return NO_PATHS;
 };
 
+// systemctl: an allowlist of options (flags, and value options with their values) and of verbs; any
+// other option is refused, so an unknown value option can never swallow the real verb.
 const SYSTEMCTL_READ = new Set([
-  'status', 'show', 'cat', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'list-units', 'list-unit-files',
-  'list-timers', 'list-sockets', 'list-jobs', 'list-dependencies', 'list-machines', 'list-paths', 'list-automounts',
-  'get-default', 'show-environment',
+  'status', 'show', 'is-active', 'is-enabled', 'is-failed', 'list-units', 'list-unit-files', 'list-timers',
+  'list-sockets', 'cat', 'list-dependencies', 'help',
 ]);
+const SYSTEMCTL_FLAGS = ['no-pager', 'plain', 'all', 'full', 'value', 'no-legend', 'quiet', 'failed', 'reverse', 'before', 'after', 'recursive', 'show-types', 'system', 'no-ask-password', 'help', 'version'];
+const SYSTEMCTL_VALUES = ['type', 'state', 'output', 'property', 'lines', 'legend', 'timestamp'];
 
 const systemctl: ArgRule = ({ args }) => {
   const parsed = parseOptions(args, {
-    cmd: 'systemctl', shortValue: 'tpPnosM',
-    longValue: ['type', 'state', 'property', 'lines', 'output', 'root', 'image', 'machine', 'job-mode', 'kill-whom', 'signal', 'what', 'timestamp', 'message', 'when'],
-    deniedShort: { H: 'network' }, deniedLong: { host: 'network' },
+    cmd: 'systemctl', shortValue: 'tpon', longValue: SYSTEMCTL_VALUES, longFlags: SYSTEMCTL_FLAGS,
+    deniedShort: { H: 'network', M: 'system' }, deniedLong: { host: 'network', machine: 'system', user: 'system', root: 'system', image: 'system' },
   });
+  for (const o of parsed.options) {
+    const ok = o.long ? SYSTEMCTL_FLAGS.includes(o.name) || (SYSTEMCTL_VALUES.includes(o.name) && o.value !== undefined) : 'alqrh'.includes(o.name) || ('tpon'.includes(o.name) && o.value !== undefined);
+    if (!ok) refuse('arg.systemctl_option', `\`systemctl ${o.long ? '--' : '-'}${o.name}\` is not allowed in this profile; allowed: --no-pager --plain -a -l --value --no-legend -q -t -p -o -n --state`);
+  }
   const verb = parsed.operands[0];
   if (verb !== undefined && !SYSTEMCTL_READ.has(verb)) {
     refuse('arg.systemctl_change', `\`systemctl ${verb}\` is not a read command; allowed: ${[...SYSTEMCTL_READ].join(', ')}`);
@@ -64,19 +70,63 @@ const systemctl: ArgRule = ({ args }) => {
   return NO_PATHS;
 };
 
-const journalctl = f({
-  operands: 'data',
-  shortValue: 'unptSUoFgMDci',
-  longValue: ['unit', 'user-unit', 'lines', 'priority', 'identifier', 'since', 'until', 'output', 'field', 'grep', 'machine', 'directory', 'cursor', 'after-cursor', 'file', 'root', 'image', 'namespace', 'facility', 'output-fields'],
-  longFlags: ['follow', 'no-pager', 'no-tail', 'reverse', 'utc', 'quiet', 'merge', 'list-boots', 'disk-usage', 'flush', 'sync', 'rotate'],
+// journalctl: allowlisted options only; --file/--directory/--root/--image name paths that are checked.
+const JOURNALCTL_VALUES = ['unit', 'user-unit', 'lines', 'priority', 'identifier', 'exclude-identifier', 'since', 'until', 'output', 'field', 'grep', 'directory', 'cursor', 'after-cursor', 'file', 'root', 'image', 'namespace', 'facility', 'output-fields'];
+const JOURNALCTL_FLAGS = ['follow', 'no-pager', 'no-tail', 'reverse', 'utc', 'quiet', 'merge', 'list-boots', 'disk-usage', 'all', 'full', 'no-full', 'pager-end', 'catalog', 'dmesg', 'show-cursor', 'system', 'user', 'fields', 'list-namespaces', 'header', 'verify', 'help', 'version', 'no-hostname', 'boot', 'case-sensitive'];
+const JOURNALCTL_SPEC = {
+  operands: 'data' as const,
+  shortValue: 'unptSUoFgDci',
+  longValue: JOURNALCTL_VALUES,
+  longFlags: JOURNALCTL_FLAGS,
+  deniedShort: { M: 'system' as const },
   deniedLong: {
     'vacuum-size': 'system', 'vacuum-time': 'system', 'vacuum-files': 'system', rotate: 'system', flush: 'system',
     sync: 'system', 'relinquish-var': 'system', 'smart-relinquish-var': 'system', 'setup-keys': 'write',
-    'update-catalog': 'write', 'cursor-file': 'write',
-  },
+    'update-catalog': 'write', 'cursor-file': 'write', machine: 'system',
+  } as const,
   pathOptions: ['D', 'directory', 'i', 'file', 'root', 'image'],
   follow: ['f', 'follow'],
-});
+};
+const journalctlFiles = f(JOURNALCTL_SPEC);
+
+const journalctl: ArgRule = (input) => {
+  const parsed = parseOptions(input.args, { ...JOURNALCTL_SPEC, cmd: 'journalctl' });
+  for (const o of parsed.options) {
+    const ok = o.long
+      ? JOURNALCTL_FLAGS.includes(o.name) || (JOURNALCTL_VALUES.includes(o.name) && o.value !== undefined)
+      : /^[0-9]$/.test(o.name) || 'bkrxeaqmfNhe'.includes(o.name) || (JOURNALCTL_SPEC.shortValue.includes(o.name) && o.value !== undefined);
+    if (!ok) refuse('arg.journalctl_option', `\`journalctl ${o.long ? '--' : '-'}${o.name}\` is not allowed in this profile`);
+    if (['D', 'directory', 'i', 'file', 'root', 'image'].includes(o.name) && /[*?[\]]/.test(o.value ?? '')) {
+      refuse('arg.journalctl_glob', `\`journalctl ${o.long ? '--' : '-'}${o.name}\` with a glob names files the policy cannot check; name one path`);
+    }
+  }
+  return journalctlFiles(input);
+};
+
+// ps: BSD-style option words without a dash; the `e` modifier there prints every process's environment.
+const PS_DASH_VALUE = 'oOpqugUGtCs';
+const PS_LONG_VALUE = new Set(['--format', '--pid', '--ppid', '--sort', '--cols', '--columns', '--rows', '--lines', '--user', '--User', '--group', '--Group', '--tty', '--sid', '--quick-pid', '--width']);
+const PS_BSD_VALUE = 'oOpUtk';
+
+const ps: ArgRule = ({ args }) => {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.startsWith('--')) {
+      if (PS_LONG_VALUE.has(a)) i++;
+      continue;
+    }
+    if (a.startsWith('-')) {
+      const last = a[a.length - 1]!;
+      const valueAt = [...a.slice(1)].findIndex((ch) => PS_DASH_VALUE.includes(ch));
+      if (valueAt >= 0 && valueAt === a.length - 2 && PS_DASH_VALUE.includes(last)) i++;
+      continue;
+    }
+    if (a.includes('e')) refuse('arg.ps_environment', `\`ps ${a}\` (BSD \`e\`) prints every process's environment; drop the e (\`ps -e\` lists every process)`);
+    const valueAt = [...a].findIndex((ch) => PS_BSD_VALUE.includes(ch));
+    if (valueAt >= 0 && valueAt === a.length - 1) i++;
+  }
+  return NO_PATHS;
+};
 
 const dmesg = f({
   operands: 'data',
@@ -103,7 +153,7 @@ const data: ArgRule = () => NO_PATHS;
 /** System commands: name → argument policy. */
 export const SYSTEM_RULES: Record<string, ArgRule> = {
   top, hostname, date, env, mount, systemctl, journalctl, dmesg, ss,
-  ps: data, uptime: data, free: data, vmstat: data, uname: data, whoami: data, id: data, groups: data,
+  ps, uptime: data, free: data, vmstat: data, uname: data, whoami: data, id: data, groups: data,
   printenv: data, lscpu: data, lsblk: data, lsmem: data, nproc: data, getconf: data, w: data, who: data,
   lsof: data, pwd: data, arch: data, locale: data, logname: data, users: data, tty: data, cal: data,
   echo: data, printf: data, true: data, false: data, test: data, '[': data, seq: data, yes: data, sleep: data,

@@ -4,8 +4,7 @@ import { spawn } from 'node:child_process';
 import { runCommand } from '../src/execution/run.js';
 import { bwrapArgs } from '../src/sandbox/bwrap.js';
 import { detectCapabilities } from '../src/sandbox/capabilities.js';
-import type { SandboxOptions } from '../src/sandbox/plan.js';
-import { tempDirs } from '../test/helpers/workspace.js';
+import { box, sandboxFor } from '../test/sandbox/sandbox-fixture.js';
 import { interleave, median, type BenchRow } from './stats.js';
 
 const ITERATIONS = 40;
@@ -16,20 +15,9 @@ export async function benchSandbox(): Promise<BenchRow[]> {
   if (!caps.bubblewrap.works || !caps.bubblewrap.path) {
     return [{ name: 'confined true (bwrap)', ours: NaN, baseline: NaN, unit: 'ms', note: `skipped: ${caps.bubblewrap.reason}` }];
   }
-  const dirs = tempDirs('wb-bench-sbx-');
+  const dirs = box();
   try {
-    const sandbox: SandboxOptions = {
-      profile: 'read-only',
-      readRoots: [dirs.workspace, '/var/log'],
-      writeRoots: [],
-      workspaceRoots: [dirs.workspace],
-      stateDir: dirs.state,
-      homeDir: dirs.root,
-      cwd: dirs.workspace,
-      network: false,
-      limits: { fileSizeBytes: 64 * 1024 * 1024, cpuSeconds: 0 },
-      useBubblewrap: true,
-    };
+    const sandbox = sandboxFor(dirs, 'read-only');
     const env = { PATH: '/usr/bin:/bin' };
     const ours = async () => {
       const t0 = performance.now();

@@ -134,20 +134,7 @@ function openError(err: unknown, real: string): unknown {
  * directory; null when it vanished, is not a directory, or was swapped. The caller closes the fd.
  */
 export function openDirVerified(expected: string): number | null {
-  let fd: number;
-  try {
-    fd = openSync(expected, DIR_OPEN_FLAGS);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (st.isDirectory() && fdIs(fd, st, expected)) return fd;
-  } catch {
-    // fall through
-  }
-  closeSync(fd);
-  return null;
+  return openVerifiedSync(expected, DIR_OPEN_FLAGS, (st) => st.isDirectory());
 }
 
 /** A path naming the directory open on `fd` itself (Linux) so later lookups cannot be redirected. */
@@ -190,15 +177,20 @@ export function readDirVerified(expected: string, withStats: boolean): DirListin
 
 /** Opens regular file `expected` (a real path the walk produced) and verifies it; null otherwise. Sync. */
 export function openFileVerifiedSync(expected: string): number | null {
+  return openVerifiedSync(expected, FILE_OPEN_FLAGS, (st) => st.isFile());
+}
+
+/** Opens `expected` with `flags` and keeps the fd only if it is of the wanted kind and really that path. */
+function openVerifiedSync(expected: string, flags: number, kind: (st: Stats) => boolean): number | null {
   let fd: number;
   try {
-    fd = openSync(expected, FILE_OPEN_FLAGS);
+    fd = openSync(expected, flags);
   } catch {
     return null;
   }
   try {
     const st = fstatSync(fd);
-    if (st.isFile() && fdIs(fd, st, expected)) return fd;
+    if (kind(st) && fdIs(fd, st, expected)) return fd;
   } catch {
     // fall through
   }

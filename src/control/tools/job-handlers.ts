@@ -11,7 +11,7 @@ import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
 import { decideOrThrow } from './decide-or-throw.js';
 import type { ListArgs, OutputArgs, StartArgs } from './jobs-schema.js';
-import { commandEnv, hardenStages, sandboxOptions, serverSecrets } from './run-command-exec.js';
+import { commandEnv, hardenStages, requireConfinement, sandboxOptions, serverSecrets } from './run-command-exec.js';
 
 /** The job controls the handlers call, loaded with them. */
 export { cancelJob, sendJobInput, waitForJob } from '../../execution/jobs/job-control.js';
@@ -46,10 +46,7 @@ export function startRequest(deps: AppDeps, args: StartArgs): StartRequest {
   const decision = decideOrThrow(deps, args);
   const cwd = args.cwd ?? deps.runtime.workspaceRoots[0]!;
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new AppError('not_found', `cwd ${cwd} is not an existing directory`);
-  const caps = deps.capabilities();
-  if (deps.config.sandbox.require && !caps.bubblewrap.works) {
-    throw new AppError('unavailable', `sandbox.require is set but bubblewrap cannot confine commands here: ${caps.bubblewrap.reason ?? 'unknown'}`);
-  }
+  const caps = requireConfinement(deps);
   const { sandbox } = deps.config;
   return {
     name: args.name ?? null,

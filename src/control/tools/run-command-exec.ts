@@ -5,7 +5,8 @@ import { tokenFile } from '../http/token.js';
 import type { Decision, Stage } from '../../policy/types.js';
 import { driverOverrides, gitGlobalArgs } from '../../data/git/git-drivers.js';
 import { gitCeilings, gitEnv } from '../../data/git/run-git.js';
-import { SYSTEM_PATH } from '../../sandbox/capabilities.js';
+import { SYSTEM_PATH, type HostCapabilities } from '../../sandbox/capabilities.js';
+import { AppError } from '../../shared/errors.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
 import { runCommand, type RunResult } from '../../execution/run.js';
 import type { AppDeps } from '../deps.js';
@@ -66,15 +67,20 @@ function readTokenIfAny(stateDir: string): string | undefined {
   }
 }
 
-/** Runs an allowed decision and returns the raw run result (secrets redacted). */
-export async function executeDecision(deps: AppDeps, decision: Decision & { allow: true }, opts: ExecOptions): Promise<RunResult> {
+/** sandbox.require: refuses (unavailable) when bubblewrap cannot confine commands; returns the capabilities. */
+export function requireConfinement(deps: AppDeps): HostCapabilities {
   const caps = deps.capabilities();
   if (deps.config.sandbox.require && !caps.bubblewrap.works) {
-    const { AppError } = await import('../../shared/errors.js');
     throw new AppError('unavailable', `sandbox.require is set but bubblewrap cannot confine commands here: ${caps.bubblewrap.reason ?? 'unknown'}`, {
       hint: 'install bubblewrap and enable user namespaces, or set sandbox.require = false',
     });
   }
+  return caps;
+}
+
+/** Runs an allowed decision and returns the raw run result (secrets redacted). */
+export async function executeDecision(deps: AppDeps, decision: Decision & { allow: true }, opts: ExecOptions): Promise<RunResult> {
+  const caps = requireConfinement(deps);
   const result = await runCommand({
     stages: hardenStages(deps, decision.stages, opts.cwd),
     cwd: opts.cwd,

@@ -12,6 +12,8 @@ export interface ServerOptions {
   sessionId?: string;
   /** Aborts every call of this instance (HTTP client disconnect, server shutdown). */
   signal?: AbortSignal;
+  /** Serve the job-log resources (default true). /ufo/mcp serves its two tools and nothing else. */
+  resources?: boolean;
 }
 
 const INSTRUCTIONS =
@@ -21,7 +23,7 @@ const INSTRUCTIONS =
 export function createServer(deps: AppDeps, gates: Gates, tools: ToolDef[], opts: ServerOptions): McpServer {
   const server = new McpServer(
     { name: 'workbench', version: deps.version },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    { capabilities: opts.resources === false ? { tools: {} } : { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   for (const def of tools) {
     server.registerTool(
@@ -42,7 +44,7 @@ export function createServer(deps: AppDeps, gates: Gates, tools: ToolDef[], opts
         }),
     );
   }
-  registerJobResources(server, deps);
+  if (opts.resources !== false) registerJobResources(server, deps);
   return server;
 }
 

@@ -8,7 +8,7 @@ export async function readMcpBody(req: IncomingMessage, res: ServerResponse, max
   if (body.ok && isMessageObject(body.value)) return { value: body.value };
   if (!body.ok && body.status === 499) return undefined;
   const [status, code, message] = !body.ok
-    ? [body.status, body.status === 400 ? -32700 : -32600, body.status === 400 ? 'Parse error: the body is not valid JSON' : body.message]
+    ? [body.status, body.status === 400 ? -32700 : -32600, body.status === 400 ? `Parse error: ${body.message}` : body.message]
     : [400, -32600, 'Invalid Request: the body must be one JSON-RPC message object (batches are not supported)'];
   const text = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });

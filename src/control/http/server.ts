@@ -37,6 +37,8 @@ export async function startHttp(app: App, opts: HttpOptions, extraRoutes: Route[
     const guard = checkHostAndOrigin(req, port, opts.host);
     if (!guard.ok) return refuse(req, res, guard.status, { error: guard.message });
     if (url.pathname === '/health' && req.method === 'GET') return sendJson(res, 200, { status: 'ok', version: app.deps.version });
+    // Workbench does no OAuth: a 404 here makes clients show the 401's own message instead of starting a flow.
+    if (url.pathname.startsWith('/.well-known/oauth-')) return refuse(req, res, 404, { error: 'Workbench does not use OAuth; pass Authorization: Bearer <token> (`workbench token` prints it)' });
     if (await ufo.route(req, res, url)) return; // issue 6: after the Host/Origin guard, before the bearer check
     const auth = checkBearer(req, opts.token);
     if (!auth.ok) return refuse(req, res, auth.status, { error: auth.message }, { 'www-authenticate': 'Bearer' });

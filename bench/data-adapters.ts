@@ -25,10 +25,10 @@ async function median(runs: number, fn: () => unknown): Promise<number> {
   return Math.round(medianOf(times) * 100) / 100;
 }
 
-function benchDeps(ws: string, stateDir: string): AppDeps {
+async function benchDeps(ws: string, stateDir: string): Promise<AppDeps> {
   const config = ConfigSchema.parse({});
   const runtime = { profile: config.policy.profile, workspaceRoots: [ws], readRoots: [ws], writeRoots: [], stateDir, homeDir: homedir() };
-  const caps = detectCapabilities();
+  const caps = await detectCapabilities();
   const real = (p: string) => {
     try {
       return realpathSync(p);
@@ -39,7 +39,7 @@ function benchDeps(ws: string, stateDir: string): AppDeps {
   const policy = { ...runtime, networkAllowed: false, systemPath: SYSTEM_PATH, fs: { realpath: real, isExecutable: () => false } };
   return {
     config, runtime, logger: pino({ level: 'silent' }), version: 'bench', store: () => { throw new Error('no store'); },
-    capabilities: () => caps, policyContext: () => policy, service: <T>(_: string, c: () => T) => c(), onClose: () => undefined, now: () => new Date(),
+    capabilities: () => caps, loadCapabilities: async () => caps, policyContext: () => policy, service: <T>(_: string, c: () => T) => c(), onClose: () => undefined, now: () => new Date(),
   };
 }
 
@@ -57,7 +57,7 @@ export async function benchAdapters(): Promise<BenchRow[]> {
   try {
     const tree = join(ws, 'tree');
     makeTree(tree);
-    const deps = benchDeps(ws, state);
+    const deps = await benchDeps(ws, state);
     const files = fileTools(deps);
     const rows: BenchRow[] = [];
     const rg = whichSystem('rg');

@@ -11,7 +11,7 @@ const ITERATIONS = 40;
 
 /** Median ms per confined `true`, ours vs raw bwrap, interleaved in the same run. */
 export async function benchSandbox(): Promise<BenchRow[]> {
-  const caps = detectCapabilities();
+  const caps = await detectCapabilities();
   if (!caps.bubblewrap.works || !caps.bubblewrap.path) {
     return [{ name: 'confined true (bwrap)', ours: NaN, baseline: NaN, unit: 'ms', note: `skipped: ${caps.bubblewrap.reason}` }];
   }

@@ -11,14 +11,14 @@ interface Check {
 }
 
 /** Prints the doctor report. */
-export function runDoctor(flags: GlobalFlags & { json?: boolean }): void {
+export async function runDoctor(flags: GlobalFlags & { json?: boolean }): Promise<void> {
   let settings;
   try {
     settings = loadSettings(flags);
   } catch (err) {
     fail((err as Error).message);
   }
-  const caps = detectCapabilities();
+  const caps = await detectCapabilities();
   const checks = runChecks(caps);
   const report = {
     version: (createRequire(import.meta.url)('../../../package.json') as { version: string }).version,

@@ -8,6 +8,7 @@ import type { PolicyContext } from '../policy/types.js';
 import { detectCapabilities, SYSTEM_PATH, type HostCapabilities } from '../sandbox/capabilities.js';
 import { createAuditRepo } from '../store/audit-repo.js';
 import { openDb } from '../store/db.js';
+import { AppError } from '../shared/errors.js';
 import type { AppDeps, Store } from './deps.js';
 import { realPolicyFs } from './real-policy-fs.js';
 import { Gate } from './gate.js';
@@ -24,6 +25,7 @@ export function packageVersion(): string {
 export function createDeps(config: Config, runtime: Runtime, logger: Logger): AppDeps & { close(): Promise<void> } {
   let store: Store | undefined;
   let caps: HostCapabilities | undefined;
+  let probing: Promise<HostCapabilities> | undefined;
   const services = new Map<string, unknown>();
   const closers: Array<() => void | Promise<void>> = [];
   const deps: AppDeps & { close(): Promise<void> } = {
@@ -40,8 +42,12 @@ export function createDeps(config: Config, runtime: Runtime, logger: Logger): Ap
       return store;
     },
     capabilities() {
-      caps ??= detectCapabilities();
+      if (!caps) throw new AppError('unavailable', 'the sandbox layers are still being detected; retry in a moment');
       return caps;
+    },
+    loadCapabilities() {
+      probing ??= detectCapabilities().then((c) => (caps = c));
+      return probing;
     },
     policyContext() {
       // Commands get a private /tmp only when bubblewrap confines them; otherwise /tmp is shared.

@@ -19,8 +19,13 @@ export interface AppDeps {
   version: string;
   /** Opens the database on first use (kept out of the cold-start path). */
   store(): Store;
-  /** Detects sandbox layers on first use and caches the answer. */
+  /**
+   * The sandbox layers detected by loadCapabilities(). Every tool call awaits that first (invokeTool),
+   * so handlers read this synchronously; before it finished it throws `unavailable`.
+   */
   capabilities(): HostCapabilities;
+  /** Detects the sandbox layers once, asynchronously (the probe spawns bwrap: never synchronously on the event loop). */
+  loadCapabilities(): Promise<HostCapabilities>;
   /** The policy context for the current runtime. */
   policyContext(): PolicyContext;
   /** Services registered by planes (jobs, scheduler) keyed by name; created lazily. */

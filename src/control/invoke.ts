@@ -46,6 +46,7 @@ export async function invokeTool(deps: AppDeps, gates: Gates, def: ToolDef, rawA
     const signal = info.signal ?? new AbortController().signal;
     release = await (def.lane === 'status' ? gates.status : gates.main).acquire(signal);
     const args = parseArgs(def, rawArgs);
+    await deps.loadCapabilities(); // once per process; later calls get the settled promise
     const outcome = await def.handler(args, { signal, requestId, sessionId: info.sessionId, transport: info.transport });
     truncated = outcome.truncated === true;
     result = outcomeResult(outcome);

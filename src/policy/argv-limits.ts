@@ -1,9 +1,18 @@
-// Bounds on an argv before anything else looks at it: control characters, count and size.
+// Bounds on an argv before anything else looks at it: control characters, count and size, and the number of pipeline stages.
 import { PolicyDenial, refuse } from './denial.js';
 
 export const MAX_ARGS = 1024;
 export const MAX_ARG_BYTES = 32 * 1024;
 export const MAX_TOTAL_BYTES = 256 * 1024;
+/** At most this many stages in an `a | b | c` pipeline (SPEC §3.1): per-stage work stays bounded. */
+export const MAX_STAGES = 16;
+
+/** Refuses a pipeline of more than MAX_STAGES stages (`pipeline.too_many_stages`). */
+export function checkStageCount(stages: number): void {
+  if (stages > MAX_STAGES) {
+    refuse('pipeline.too_many_stages', `the pipeline has ${stages} stages, over the limit of ${MAX_STAGES}; split the work into several calls`);
+  }
+}
 
 /** Refuses NUL/newline/CR in any element (`arg.control_char`) and over-long argv (`arg.too_long`). */
 export function checkArgv(argv: readonly string[]): void {

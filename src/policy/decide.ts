@@ -1,8 +1,8 @@
 // The one entry point of the policy plane: is this command allowed, and exactly what to spawn.
-// Order: cwd → env → network → (shell text | tokenize) → argv bounds → denylist → executable
+// Order: cwd → env → network → (shell text | tokenize → stage count) → argv bounds → denylist → executable
 // → profile rules (allowlist + argument policy, or write targets) → path policy.
 import { PolicyDenial, refuse } from './denial.js';
-import { checkArgv, MAX_TOTAL_BYTES } from './argv-limits.js';
+import { checkArgv, checkStageCount, MAX_TOTAL_BYTES } from './argv-limits.js';
 import { checkDenylist, checkPipelineDenylist, checkShellText } from './denylist.js';
 import { checkEnv } from './env-rules.js';
 import { isInside } from './sensitive-paths.js';
@@ -43,7 +43,9 @@ function decideOrThrow(req: CommandRequest, ctx: PolicyContext, mode: 'sync' | '
 
 function tokenizeBounded(command: string): string[][] {
   if (command.length > MAX_TOTAL_BYTES) refuse('arg.too_long', `the command is over ${MAX_TOTAL_BYTES} bytes; pass large data through stdin or a file`);
-  return tokenize(command).stages;
+  const { stages } = tokenize(command);
+  checkStageCount(stages.length);
+  return stages;
 }
 
 function argvOf(command: unknown): string[] {

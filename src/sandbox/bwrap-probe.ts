@@ -1,5 +1,6 @@
 // Probes what bubblewrap can do on this host: namespaces at all, the hardening flags, seccomp.
-import { spawnSync } from 'node:child_process';
+// Asynchronous (SPEC §3.1): a probe never holds the event loop, whenever it runs.
+import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { ensurePrivateFile } from './private-files.js';
 import { seccompProgram } from './seccomp.js';
@@ -24,17 +25,17 @@ const BASE = ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent'];
 const HARDENING = ['--unshare-user', '--disable-userns'];
 
 /** Whether bwrap can create its namespaces here, and with which hardening flags. */
-export function probeBubblewrap(path: string | undefined): BubblewrapCaps {
+export async function probeBubblewrap(path: string | undefined): Promise<BubblewrapCaps> {
   if (!path) return { available: false, works: false, reason: 'bwrap is not installed (apt-get install bubblewrap)' };
   // --disable-userns needs bwrap >= 0.8 and a user namespace; older hosts run without it.
-  if (trial(path, HARDENING).ok) return { available: true, path, works: true, hardening: HARDENING };
-  const r = trial(path, []);
+  if ((await trial(path, HARDENING)).ok) return { available: true, path, works: true, hardening: HARDENING };
+  const r = await trial(path, []);
   if (r.ok) return { available: true, path, works: true, hardening: [] };
   return { available: true, path, works: false, reason: `bwrap cannot create namespaces here: ${r.reason}` };
 }
 
 /** Writes the seccomp program to the private dir and checks bwrap loads it. */
-export function probeSeccomp(bwrap: BubblewrapCaps): SeccompCaps {
+export async function probeSeccomp(bwrap: BubblewrapCaps): Promise<SeccompCaps> {
   if (!bwrap.works || !bwrap.path) return { works: false, reason: 'needs bubblewrap' };
   const program = seccompProgram();
   if (!program) return { works: false, reason: `no syscall table for ${process.arch}` };
@@ -43,7 +44,7 @@ export function probeSeccomp(bwrap: BubblewrapCaps): SeccompCaps {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
-    const r = trial(bwrap.path, [...(bwrap.hardening ?? []), '--seccomp', '3'], fd);
+    const r = await trial(bwrap.path, [...(bwrap.hardening ?? []), '--seccomp', '3'], fd);
     return r.ok ? { works: true, path } : { works: false, reason: `bwrap refused the seccomp program: ${r.reason}` };
   } catch (err) {
     return { works: false, reason: (err as Error).message };
@@ -52,12 +53,25 @@ export function probeSeccomp(bwrap: BubblewrapCaps): SeccompCaps {
   }
 }
 
-function trial(path: string, extra: string[], fd3?: number): { ok: boolean; reason?: string } {
-  const r = spawnSync(path, [...BASE, ...extra, '--', '/bin/true'], {
-    timeout: 5000,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe', ...(fd3 === undefined ? [] : [fd3])],
+const TRIAL_TIMEOUT_MS = 5000;
+
+/** Runs `bwrap BASE EXTRA -- /bin/true`; ok when it exits 0 within the timeout. */
+function trial(path: string, extra: string[], fd3?: number): Promise<{ ok: boolean; reason?: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(path, [...BASE, ...extra, '--', '/bin/true'], {
+      timeout: TRIAL_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+      stdio: ['ignore', 'ignore', 'pipe', ...(fd3 === undefined ? [] : [fd3])],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => {
+      if (stderr.length < 4096) stderr += c.toString('utf8');
+    });
+    child.once('error', (err) => resolve({ ok: false, reason: err.message }));
+    child.once('close', (code, signal) => {
+      if (code === 0) return resolve({ ok: true });
+      const why = stderr.trim().split('\n')[0] || (signal ? `killed by ${signal}${signal === 'SIGKILL' ? ` (no answer within ${TRIAL_TIMEOUT_MS} ms)` : ''}` : `exit ${code}`);
+      resolve({ ok: false, reason: why });
+    });
   });
-  if (r.status === 0) return { ok: true };
-  return { ok: false, reason: (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0] };
 }

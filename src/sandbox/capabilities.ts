@@ -42,11 +42,11 @@ export function whichSystem(name: string): string | undefined {
   return undefined;
 }
 
-/** Runs the detection; costs a few spawns, so callers cache the result. */
-export function detectCapabilities(): HostCapabilities {
+/** Runs the detection; costs a few (asynchronous) spawns, so callers cache the result. */
+export async function detectCapabilities(): Promise<HostCapabilities> {
   const linux = process.platform === 'linux';
-  const bubblewrap = probeBubblewrap(linux ? whichSystem('bwrap') : undefined);
-  const seccomp = probeSeccomp(bubblewrap);
+  const bubblewrap = await probeBubblewrap(linux ? whichSystem('bwrap') : undefined);
+  const seccomp = await probeSeccomp(bubblewrap);
   const cgroup = findCgroupSetup();
   if (cgroup.usable) sweepStaleCgroups(cgroup);
   const layers: string[] = [];

@@ -6,7 +6,8 @@ import { pino } from 'pino';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import type { AppDeps } from '../../src/control/deps.js';
 import type { ToolDef, ToolOutcome } from '../../src/control/tool.js';
-import { detectCapabilities, SYSTEM_PATH, type HostCapabilities } from '../../src/sandbox/capabilities.js';
+import { SYSTEM_PATH } from '../../src/sandbox/capabilities.js';
+import { hostCaps } from './host-caps.js';
 
 export interface DataDeps {
   deps: AppDeps;
@@ -15,8 +16,6 @@ export interface DataDeps {
   stateDir: string;
   cleanup(): void;
 }
-
-let caps: HostCapabilities | undefined;
 
 /** Builds deps around a fresh temp workspace; `config` overrides keys of the default config. */
 export function makeDataDeps(config: Record<string, unknown> = {}, now = () => new Date()): DataDeps {
@@ -33,7 +32,8 @@ export function makeDataDeps(config: Record<string, unknown> = {}, now = () => n
     store: () => {
       throw new Error('no store in data tests');
     },
-    capabilities: () => (caps ??= detectCapabilities()),
+    capabilities: () => hostCaps,
+    loadCapabilities: async () => hostCaps,
     policyContext: () => ({
       ...runtime,
       networkAllowed: cfg.policy.allow_network,

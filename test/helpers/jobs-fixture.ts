@@ -3,11 +3,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectCapabilities, SYSTEM_PATH, type HostCapabilities } from '../../src/sandbox/capabilities.js';
+import { SYSTEM_PATH } from '../../src/sandbox/capabilities.js';
+import { hostCaps } from './host-caps.js';
 import { openDb } from '../../src/store/db.js';
 import { createJobService, type JobLimits, type JobService, type StartRequest } from '../../src/execution/jobs/service.js';
 
-let caps: HostCapabilities | undefined;
 
 /** A temp state dir plus a workspace dir inside it. */
 export function makeStateDir(): { stateDir: string; workspace: string; cleanup: () => void } {
@@ -30,7 +30,6 @@ export function makeService(stateDir: string, limits: Partial<JobLimits> = {}): 
 
 /** A start request running `/bin/sh -c script` (what the policy yields for sh in workspace-write). */
 export function shRequest(workspace: string, script: string, extra: Partial<StartRequest> = {}): StartRequest {
-  caps ??= detectCapabilities();
   return {
     name: null,
     command: `sh -c ${JSON.stringify(script)}`,
@@ -41,7 +40,7 @@ export function shRequest(workspace: string, script: string, extra: Partial<Star
       profile: 'workspace-write', readRoots: [workspace], writeRoots: [workspace], workspaceRoots: [workspace], stateDir: join(workspace, '..'),
       homeDir: workspace, cwd: workspace, network: false, useBubblewrap: true, limits: { fileSizeBytes: 0, cpuSeconds: 0 },
     },
-    caps,
+    caps: hostCaps,
     cgroupLimits: { pidsMax: 256 },
     timeoutMs: 0,
     stdinOpen: false,

@@ -66,6 +66,11 @@ export const ATTACKS: AttackRow[] = [
   ['all', ['echo', ...Array.from({ length: 1025 }, () => 'a')], 'arg.too_long'],
   ['ro', ['echo', big(33 * 1024)], 'arg.too_long'],
   ['ro', ['echo', ...Array.from({ length: 9 }, () => big(30 * 1024))], 'arg.too_long'],
+  // --- pipeline length (SPEC §3.1: at most 16 stages, so per-stage work before the deadline stays bounded)
+  ['all', Array.from({ length: 17 }, () => 'cat a').join(' | '), 'pipeline.too_many_stages'],
+  ['ro', `git status${' | git status'.repeat(16)}`, 'pipeline.too_many_stages'],
+  ['all', Array.from({ length: 2000 }, () => 'git').join('|'), 'pipeline.too_many_stages'],
+  ['ww', `ls${' | wc -l'.repeat(40)}`, 'pipeline.too_many_stages'],
   ['ro', [], 'cmd.empty'],
   ['ro', [''], 'cmd.empty'],
   ['ro', '   ', 'cmd.empty'],

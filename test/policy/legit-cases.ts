@@ -80,6 +80,9 @@ export const LEGIT: LegitRow[] = [
   // pipelines, quoting and argv
   ['ro', 'ps aux | grep node | head -5'], ['ro', 'cat a | wc -l'], ['ro', 'git log --oneline | head -3'],
   ['ro', 'du -sh . | cut -f1'], ['ro', 'ls -la | sort -k5 -n | tail -3'],
+  ['all', Array.from({ length: 16 }, () => 'cat a').join(' | ')], ['ro', `git log --oneline${' | head -100'.repeat(15)}`],
+  ['ro', ['grep', '-E', Array.from({ length: 40 }, (_, i) => `w${i}`).join('|'), 'a']], ['ro', `grep -cE '${'a|'.repeat(40)}b' a`],
+  ['ww', `ls | wc -l && echo${' | cat'.repeat(30)}`, SHELL],
   ['ro', ['grep', '-rn', 'a b', '.']], ['ro', ['echo', '$HOME']], ['ro', ['grep', 'x;y', 'a']], ['ro', ['ls', '*.ts']],
   ['ro', "echo 'a;b'"], ['ro', "echo 'it''s'"], ['ro', 'echo "a|b"'], ['ro', 'echo "a\\"b"'], ['ro', 'echo a\\ b'],
   ['ro', 'echo 100%'], ['ro', 'echo a=b'], ['ro', 'echo foo$'], ["ro", "echo '$HOME'"], ['ro', 'echo x#y'],

@@ -24,11 +24,12 @@ test('a bwrap that cannot create namespaces: no bubblewrap or seccomp claimed, a
     const fake = join(b.root, 'bwrap');
     writeFileSync(fake, '#!/bin/sh\necho "bwrap: No permissions to creating new namespace" >&2\nexit 1\n');
     chmodSync(fake, 0o755);
-    const bubblewrap = probeBubblewrap(fake);
+    const bubblewrap = await probeBubblewrap(fake);
     assert.equal(bubblewrap.works, false);
     assert.match(bubblewrap.reason ?? '', /^bwrap cannot create namespaces here: bwrap: No permissions/);
-    assert.equal(probeSeccomp(bubblewrap).works, false);
-    const broken: HostCapabilities = { ...caps(), bubblewrap, seccomp: probeSeccomp(bubblewrap), layers: caps().layers.filter((l) => l !== 'bubblewrap' && l !== 'seccomp') };
+    const seccomp = await probeSeccomp(bubblewrap);
+    assert.equal(seccomp.works, false);
+    const broken: HostCapabilities = { ...caps(), bubblewrap, seccomp, layers: caps().layers.filter((l) => l !== 'bubblewrap' && l !== 'seccomp') };
     const plan = planSpawn({ name: 'true', executable: '/bin/true', argv: ['true'] }, sandboxFor(b, 'read-only'), broken);
     assert.ok(!plan.layers.includes('bubblewrap') && !plan.args.includes(fake), plan.args.join(' '));
     // Unconfined for real: the host /tmp is visible, and the result does not pretend otherwise.
@@ -43,8 +44,8 @@ test('a bwrap that cannot create namespaces: no bubblewrap or seccomp claimed, a
   }
 });
 
-test('missing bwrap binary is reported as not installed', () => {
-  const bw = probeBubblewrap(undefined);
+test('missing bwrap binary is reported as not installed', async () => {
+  const bw = await probeBubblewrap(undefined);
   assert.equal(bw.works, false);
   assert.match(bw.reason ?? '', /not installed/);
   assert.ok(!existsSync('/nonexistent/bwrap'));

@@ -21,7 +21,7 @@ if (!inside) { console.log(JSON.stringify({ refused: 'not inside the outer cgrou
 const { runCommand } = await import(runJs);
 const { detectCapabilities } = await import(capsJs);
 const spec = JSON.parse(specJson);
-const result = await runCommand({ ...spec, caps: detectCapabilities() });
+const result = await runCommand({ ...spec, caps: await detectCapabilities() });
 console.log(JSON.stringify(result));
 `;
 

@@ -4,15 +4,14 @@ import type { TestContext } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand, type RunResult, type RunSpec } from '../../src/execution/run.js';
-import { detectCapabilities, type HostCapabilities } from '../../src/sandbox/capabilities.js';
+import type { HostCapabilities } from '../../src/sandbox/capabilities.js';
+import { hostCaps } from '../helpers/host-caps.js';
 import type { SandboxOptions } from '../../src/sandbox/plan.js';
 import { tempDirs, type TempDirs } from '../helpers/workspace.js';
 
-let cached: HostCapabilities | undefined;
-
-/** Host capabilities, detected on first use. */
+/** Host capabilities, detected once per test process. */
 export function caps(): HostCapabilities {
-  return (cached ??= detectCapabilities());
+  return hostCaps;
 }
 
 /** Skips the test (returns true) when bubblewrap cannot confine here, saying why. */

@@ -1,16 +1,17 @@
 // stdin for jobs started with stdin_open: a FIFO in the job directory, which outlives any server.
 // The supervisor holds it open read-write (so writers closing it never mean EOF) and relays what
 // arrives to the command; `stdin.close` (written by job_input close=true) ends the command's stdin.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
 const POLL_MS = 50;
 
-/** Creates the FIFO (mode 0600). */
-export function createFifo(path: string): void {
-  const r = spawnSync('/usr/bin/mkfifo', ['-m', '600', path], { stdio: 'ignore' });
-  if (r.status !== 0) throw new Error(`mkfifo ${path} failed`);
+/** Creates the FIFO (mode 0600); Node has no mkfifo, so mkfifo(1) runs — asynchronously. */
+export function createFifo(path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('/usr/bin/mkfifo', ['-m', '600', '--', path], { timeout: 10_000 }, (err) => (err ? reject(new Error(`mkfifo ${path} failed: ${err.message}`)) : resolve()));
+  });
 }
 
 /** Relays FIFO bytes into `target` until close(). */

@@ -38,7 +38,7 @@ export async function runSupervisor(jobDir: string): Promise<void> {
   const logs = openLogs(paths, spec.maxLogBytes);
   let spawned: ReturnType<typeof spawnStages>;
   try {
-    if (spec.stdinOpen) createFifo(paths.stdin);
+    if (spec.stdinOpen) await createFifo(paths.stdin);
     spawned = spawnStages(spec, cgroup);
   } catch (err) {
     handshake({ pid: null, error: (err as Error).message });

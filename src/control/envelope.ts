@@ -36,7 +36,7 @@ export function outcomeResult(outcome: ToolOutcome): WireResult {
 export function errorResult(err: unknown): WireResult {
   const app = toAppError(err);
   const message = app.hint ? `${app.message}; ${app.hint}` : app.message;
-  const structured: Record<string, unknown> = { success: false, error: message, error_class: app.errorClass };
+  const structured: Record<string, unknown> = { ...app.details, success: false, error: message, error_class: app.errorClass };
   if (app.rule) structured.rule = app.rule;
   const text = `error (${app.errorClass}${app.rule ? `, rule ${app.rule}` : ''}): ${message}`;
   return { content: [{ type: 'text', text }], structuredContent: structured, isError: true };

@@ -20,6 +20,8 @@ export interface AppErrorOptions {
   rule?: string;
   /** What the caller can do instead. Appended to the message when rendered. */
   hint?: string;
+  /** Facts the caller needs to act, spread into the structured result (`bytes_written` of a busy job_input). */
+  details?: Record<string, unknown>;
   cause?: unknown;
 }
 
@@ -28,6 +30,7 @@ export class AppError extends Error {
   readonly errorClass: ErrorClass;
   readonly rule?: string;
   readonly hint?: string;
+  readonly details?: Record<string, unknown>;
 
   constructor(errorClass: ErrorClass, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -35,6 +38,7 @@ export class AppError extends Error {
     this.errorClass = errorClass;
     this.rule = options.rule;
     this.hint = options.hint;
+    this.details = options.details;
   }
 }
 

@@ -5,6 +5,7 @@ import { redact } from '../../policy/env-rules.js';
 import { AppError } from '../../shared/errors.js';
 import { viewJob } from '../../execution/jobs/job-view.js';
 import { readJobLog } from '../../execution/jobs/job-log.js';
+import { inputBusy, sendJobInput } from '../../execution/jobs/job-control.js';
 import { createJobService, type JobService, type StartRequest } from '../../execution/jobs/service.js';
 import { isEnded, type Job } from '../../execution/jobs/types.js';
 import type { AppDeps } from '../deps.js';
@@ -14,7 +15,32 @@ import type { ListArgs, OutputArgs, StartArgs } from './jobs-schema.js';
 import { commandEnv, hardenStages, requireConfinement, sandboxOptions, serverSecrets } from './run-command-exec.js';
 
 /** The job controls the handlers call, loaded with them. */
-export { cancelJob, sendJobInput, waitForJob } from '../../execution/jobs/job-control.js';
+export { cancelJob, waitForJob } from '../../execution/jobs/job-control.js';
+
+/**
+ * job_input, one call at a time per job: concurrent calls would interleave their pieces in the
+ * FIFO. Later calls wait for earlier ones, in arrival order. A call queued behind one answered
+ * `busy` is answered `busy` at once with nothing written: writing it would put its data before
+ * the rest the earlier caller is about to resend.
+ */
+export async function sendInputInOrder(deps: AppDeps, id: string, data: string, close: boolean): Promise<{ bytes_written: number; closed: boolean }> {
+  const queues = deps.service('job-input-order', () => new Map<string, Promise<boolean>>());
+  const clear = queues.get(id) ?? Promise.resolve(true);
+  const mine = clear.then((ok) => {
+    if (!ok) throw inputBusy(id, 0, Buffer.byteLength(data), close);
+    return sendJobInput(jobService(deps), id, data, close);
+  });
+  const settled = mine.then(
+    () => true,
+    (err: unknown) => !(err instanceof AppError && err.errorClass === 'busy'),
+  );
+  queues.set(id, settled);
+  try {
+    return await mine;
+  } finally {
+    if (queues.get(id) === settled) queues.delete(id);
+  }
+}
 
 const RECONCILE_MS = 2000;
 

@@ -82,15 +82,16 @@ export function jobTools(deps: AppDeps): ToolDef[] {
     }),
     defineTool({
       name: 'job_input',
-      description: 'Write text to the stdin of a running job started with stdin_open; close: true ends its stdin (EOF) after writing.',
+      description:
+        'Write text to the stdin of a running job started with stdin_open; close: true ends its stdin (EOF) after writing. Backpressured: if the command does not read, answers busy with bytes_written (UTF-8 bytes of data accepted); resend the rest later.',
       schemas: () => ({
         input: z.object({ job_id: jobId(), data: z.string().max(1_048_576), close: z.boolean().default(false) }).strict(),
-        output: { bytes: z.number(), closed: z.boolean() },
+        output: { bytes_written: z.number(), closed: z.boolean() },
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       async handler(args) {
-        const { jobService, sendJobInput } = await handlers();
-        return { data: await sendJobInput(jobService(deps), args.job_id, args.data, args.close) };
+        const { sendInputInOrder } = await handlers();
+        return { data: await sendInputInOrder(deps, args.job_id, args.data, args.close) };
       },
     }),
     defineTool({

@@ -1,30 +1,68 @@
-// The writing side of a job's stdin FIFO (job_input): non-blocking, bounded in time.
+// The writing side of a job's stdin FIFO (job_input): non-blocking and backpressured. The FIFO
+// holds at most a pipe's worth; the supervisor moves it on only as fast as the command reads, so
+// when the command does not read, writes stop being accepted and the caller learns how much was.
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { AppError } from '../../shared/errors.js';
 
-/** Writes all of `data` into the FIFO, waiting while the pipe is full, up to `timeoutMs`. */
-export async function writeToFifo(fifo: string, data: Buffer, timeoutMs: number): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
+/** Writes of at most PIPE_BUF bytes to a pipe are atomic: all of it lands, or EAGAIN and none. */
+const PIPE_BUF = 4096;
+const RETRY_MS = 10;
+
+export interface FifoWriteOptions {
+  /** Give up when nothing could be written for this long (the command is not reading). */
+  stallMs: number;
+  /** Give up at this overall bound even while the command still reads, slowly. */
+  timeoutMs: number;
+}
+
+/** How much of the data the FIFO accepted: always a whole number of UTF-8 characters. */
+export interface FifoWrite {
+  written: number;
+  complete: boolean;
+}
+
+/** Writes `data` into the FIFO while the command keeps reading; stops at a stall or the overall bound. */
+export async function writeToFifo(fifo: string, data: Buffer, opts: FifoWriteOptions): Promise<FifoWrite> {
+  const deadline = Date.now() + opts.timeoutMs;
   const fd = await openWriter(fifo, deadline);
   let off = 0;
+  let lastProgress = Date.now();
   try {
     while (off < data.length) {
-      try {
-        off += writeSync(fd, data, off, data.length - off);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-        if (Date.now() > deadline) {
-          throw new AppError('timeout', `the job did not read its input in time (${off} of ${data.length} bytes written)`, {
-            hint: 'the command is not reading stdin quickly; send smaller pieces or check job_output',
-          });
-        }
-        await new Promise((r) => setTimeout(r, 10));
+      const end = pieceEnd(data, off);
+      if (tryWrite(fd, data, off, end)) {
+        off = end;
+        lastProgress = Date.now();
+        continue;
       }
+      const now = Date.now();
+      if (now - lastProgress >= opts.stallMs || now >= deadline) break;
+      await new Promise((r) => setTimeout(r, RETRY_MS));
     }
   } finally {
     closeSync(fd);
   }
-  return off;
+  return { written: off, complete: off === data.length };
+}
+
+/** The end of the next piece: at most PIPE_BUF bytes, never inside a UTF-8 character. */
+export function pieceEnd(data: Buffer, off: number): number {
+  let end = Math.min(off + PIPE_BUF, data.length);
+  while (end < data.length && end > off + 1 && (data[end]! & 0xc0) === 0x80) end--;
+  return end;
+}
+
+/** True when the piece was written whole; false when the pipe is full (EAGAIN). */
+function tryWrite(fd: number, data: Buffer, off: number, end: number): boolean {
+  try {
+    const n = writeSync(fd, data, off, end - off);
+    // A piece of ≤ PIPE_BUF bytes is written whole or not at all (POSIX, O_NONBLOCK on a pipe).
+    if (n !== end - off) throw new AppError('internal', `short write to the job's stdin FIFO (${n} of ${end - off} bytes)`);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EAGAIN') return false;
+    throw err;
+  }
 }
 
 /**
@@ -38,7 +76,7 @@ async function openWriter(fifo: string, deadline: number): Promise<number> {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if ((code === 'ENXIO' || code === 'ENOENT') && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, RETRY_MS));
         continue;
       }
       throw new AppError('unavailable', `the job's stdin is not open (${code}): its supervisor is not running or has not started it yet`, {

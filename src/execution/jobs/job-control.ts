@@ -9,6 +9,9 @@ import type { JobService } from './service.js';
 import { isEnded, zeroCounts, type Job } from './types.js';
 
 const POLL_MS = 100;
+/** job_input waits this long for a command that reads nothing, then answers `busy`. */
+const INPUT_STALL_MS = 500;
+/** …and at most this long in all, even while the command reads slowly. */
 const INPUT_TIMEOUT_MS = 10_000;
 
 /** Polls until the job has ended, the wait runs out, or `signal` aborts; returns the latest state. */
@@ -42,8 +45,12 @@ export async function cancelJob(svc: JobService, id: string, graceMs: number): P
   return waitForJob(svc, id, Math.min(graceMs + 5000, 30_000));
 }
 
-/** Writes to the stdin of a running job started with stdin_open; `close` ends its stdin afterwards. */
-export async function sendJobInput(svc: JobService, id: string, data: string, close: boolean): Promise<{ bytes: number; closed: boolean }> {
+/**
+ * Writes to the stdin of a running job started with stdin_open; `close` ends its stdin afterwards.
+ * Backpressured: when the command does not read, this answers `busy` with `bytes_written` (the
+ * bytes of `data`, as UTF-8, that were accepted — always whole characters) and does not close.
+ */
+export async function sendJobInput(svc: JobService, id: string, data: string, close: boolean): Promise<{ bytes_written: number; closed: boolean }> {
   const job = svc.get(id);
   if (!job.stdinOpen) throw invalidParams(`job ${id} was not started with stdin_open`, 'start the job with stdin_open: true to send it input');
   if (job.status !== 'running') {
@@ -53,7 +60,17 @@ export async function sendJobInput(svc: JobService, id: string, data: string, cl
   }
   const paths = jobPaths(svc.ctx.stateDir, id);
   if (existsSync(paths.stdinClose)) throw invalidParams(`the stdin of job ${id} is already closed`);
-  const bytes = data.length > 0 ? await writeToFifo(paths.stdin, Buffer.from(data), INPUT_TIMEOUT_MS) : 0;
+  const bytes = Buffer.from(data);
+  const w = bytes.length > 0 ? await writeToFifo(paths.stdin, bytes, { stallMs: INPUT_STALL_MS, timeoutMs: INPUT_TIMEOUT_MS }) : { written: 0, complete: true };
+  if (!w.complete) throw inputBusy(id, w.written, bytes.length, close);
   if (close) writeFileSync(paths.stdinClose, '', { mode: 0o600 });
-  return { bytes, closed: close };
+  return { bytes_written: w.written, closed: close };
+}
+
+/** The `busy` answer of job_input: how much of `data` was accepted, so the rest can be resent. */
+export function inputBusy(id: string, written: number, total: number, close: boolean): AppError {
+  return new AppError('busy', `job ${id} is not reading its input: ${written} of ${total} bytes were accepted${close ? ' and stdin was not closed' : ''}`, {
+    hint: `resend the rest of data (after its first ${written} bytes, a character boundary) once the command reads again${close ? ', with close: true' : ''}; job_output shows what it is doing`,
+    details: { bytes_written: written, bytes_total: total },
+  });
 }

@@ -79,7 +79,7 @@ export function superviseUntilExit(o: SuperviseOptions): Promise<Ended> {
         clearInterval(poll);
         stopper.clear();
         process.off('SIGTERM', onTerm);
-        o.relay?.close();
+        o.relay?.dispose(); // the job ended: input still in the FIFO has no reader
         resolve({ ...lastExit, reason });
       };
       child.once('close', onDone);

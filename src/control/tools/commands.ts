@@ -39,7 +39,7 @@ export function commandTools(deps: AppDeps): ToolDef[] {
   const run = defineTool({
     name: 'run_command',
     description:
-      'Run one command (or an a|b|c pipeline) synchronously, without a shell, inside the policy and sandbox. Returns exit_code, stdout/stderr (capped; head+tail kept), duration. Max 30 s: use job_start for longer work.',
+      'Run one command (or an a|b|c pipeline, up to 16 stages) synchronously, without a shell, inside the policy and sandbox. Returns exit_code, stdout/stderr (capped; head+tail kept), duration. Max 30 s: use job_start for longer work.',
     schemas: () => ({
       input: runInput(),
       output: runOutputShape,

@@ -40,7 +40,7 @@ export function createDeps(config: Config, runtime: Runtime, logger: Logger): Ap
       return store;
     },
     capabilities() {
-      caps ??= detectCapabilities();
+      caps ??= detectCapabilities(runtime.stateDir);
       return caps;
     },
     policyContext() {

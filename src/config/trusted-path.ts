@@ -25,7 +25,7 @@ export function untrustedReason(p: string, rules: TrustRules = {}): string | und
     if (last && rules.ownedBySelf && st.uid !== uid) return `${c} is owned by uid ${st.uid}, not by you (uid ${uid})`;
     const sticky = (st.mode & 0o1000) !== 0 && !last;
     if (!st.isSymbolicLink() && (st.mode & 0o022) !== 0 && !sticky) {
-      return `${c} is writable by ${st.mode & 0o020 ? 'its group' : 'others'} (mode ${(st.mode & 0o7777).toString(8)}); run chmod go-w ${c}`;
+      return `${c} is writable by ${st.mode & 0o002 ? 'others' : 'its group'} (mode ${(st.mode & 0o7777).toString(8)}); run chmod go-w ${c}`;
     }
   }
   return undefined;

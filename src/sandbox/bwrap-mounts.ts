@@ -2,6 +2,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOME_SECRETS, SYSTEM_SECRETS } from '../policy/sensitive-paths.js';
+import { AppError } from '../shared/errors.js';
 import { createPlaceholder } from './secret-placeholders.js';
 
 /** Secret files of the system and of home: one list, shared with the policy layer (src/policy/sensitive-paths.ts). */
@@ -75,11 +76,31 @@ export function maskMounts(m: MaskInput): string[] {
     const p = join(home!, rel);
     if (!under(p)) continue;
     const kind = kindOf(p);
-    mask(p, kind === undefined && m.hostWritable(p) ? createPlaceholder(p, home!, rel) : kind);
+    if (kind === 'link') linkTarget(p, m, under).forEach((x) => mask(x, kindOf(x)));
+    else mask(p, kind === undefined && m.hostWritable(p) ? createPlaceholder(p, home!, rel) : kind);
   }
   if (under(m.stateDir)) mask(m.stateDir, kindOf(m.stateDir));
   for (const p of m.configPaths) args.push(...readOnly(p, m));
   return args;
+}
+
+/**
+ * A secret that is a symbolic link (dotfiles kept elsewhere): its target is masked when the sandbox
+ * can see it. Under a writable root the link itself could be replaced by a real directory, which
+ * no mount can prevent, so the run is refused.
+ */
+function linkTarget(p: string, m: MaskInput, visible: (x: string) => boolean): string[] {
+  if (m.hostWritable(p)) {
+    throw new AppError('unavailable', `${p} is a symbolic link inside a write root: a confined command could replace it, so nothing runs with this root`, {
+      hint: 'choose write roots that do not contain your home directory, or make it a real directory',
+    });
+  }
+  try {
+    const target = realpathSync(p);
+    return visible(target) ? [target] : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The person's config directory or file, read-only; a missing directory under a writable root is created (0700) first. */

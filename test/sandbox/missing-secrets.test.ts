@@ -2,7 +2,7 @@
 // write root, a confined command cannot create ~/.ssh/authorized_keys, credentials files or the
 // person's config; it can still work in the rest of home. Effects on the host are checked.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { box, caps, sandboxFor, sh, skipWithoutBwrap, type Box } from './sandbox-fixture.js';
@@ -77,5 +77,31 @@ describe('missing secrets under a writable home root', () => {
     assert.equal(existsSync(join(b.home, '.ssh')), false);
     assert.equal(existsSync(join(b.home, '.netrc')), false);
     assert.ok(caps().bubblewrap.works);
+  });
+
+  test('a secret kept behind a symbolic link (dotfiles) is masked at its target', async (t) => {
+    if (skipWithoutBwrap(t)) return;
+    const b = box();
+    t.after(() => b.cleanup());
+    rmSync(join(b.home, '.ssh'), { recursive: true, force: true });
+    mkdirSync(join(b.home, 'dotfiles', 'ssh'), { recursive: true });
+    writeFileSync(join(b.home, 'dotfiles', 'ssh', 'id_rsa'), 'PRIVATE-KEY-canary-51f0\n');
+    symlinkSync(join(b.home, 'dotfiles', 'ssh'), join(b.home, '.ssh'));
+    const ro = sandboxFor(b, 'read-only', { readRoots: [b.home], workspaceRoots: [b.home], cwd: b.home });
+    const r = await sh('cat ~/.ssh/id_rsa ~/dotfiles/ssh/id_rsa; echo done', ro);
+    assert.match(r.stdout, /done/);
+    assert.doesNotMatch(r.stdout + r.stderr, /canary-51f0/);
+  });
+
+  test('a symbolic link secret inside a writable root refuses the run (it could be replaced)', async (t) => {
+    if (skipWithoutBwrap(t)) return;
+    const b = box();
+    t.after(() => b.cleanup());
+    rmSync(join(b.home, '.ssh'), { recursive: true, force: true });
+    mkdirSync(join(b.home, 'dotfiles', 'ssh'), { recursive: true });
+    symlinkSync(join(b.home, 'dotfiles', 'ssh'), join(b.home, '.ssh'));
+    const marker = join(b.root, 'marker-link');
+    await assert.rejects(sh(`touch ${marker}`, homeRoot(b)), /symbolic link inside a write root/);
+    assert.equal(existsSync(marker), false);
   });
 });

@@ -105,10 +105,11 @@ function linkTarget(p: string, m: MaskInput, visible: (x: string) => boolean): s
 
 /** The person's config directory or file, read-only; a missing directory under a writable root is created (0700) first. */
 function readOnly(p: string, m: MaskInput): string[] {
-  if (!m.bound.some((b) => isWithin(p, b))) return [];
+  const base = m.bound.filter((b) => isWithin(p, b) && b !== p).sort((a, b) => b.length - a.length)[0];
+  if (!base) return [];
   if (kindOf(p) === undefined) {
-    if (!m.hostWritable(p) || !m.homeDir || !isWithin(p, m.homeDir) || p === m.homeDir) return [];
-    createPlaceholder(p, m.homeDir, p.slice(m.homeDir.length + 1));
+    if (!m.hostWritable(p)) return [];
+    createPlaceholder(p, base, '');
   }
   return ['--ro-bind', p, p];
 }

@@ -3,7 +3,7 @@
 // exist on the host first: an empty directory (0700), or a file (0600) whose content every tool
 // that reads that file accepts as "nothing configured".
 import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { AppError } from '../shared/errors.js';
 
 /** Home-relative secrets that are files, with the content an absent configuration reads as. */
@@ -37,10 +37,9 @@ export function createPlaceholder(path: string, base: string, rel: string): 'dir
 }
 
 function makeParents(dir: string, base: string): void {
-  const parts = dir.slice(base.length + 1).split('/');
   let cur = base;
-  for (const part of parts) {
-    cur = `${cur}/${part}`;
+  for (const part of relative(base, dir).split('/').filter(Boolean)) {
+    cur = join(cur, part);
     try {
       mkdirSync(cur, { mode: 0o700 });
     } catch (err) {

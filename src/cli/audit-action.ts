@@ -1,8 +1,9 @@
 // What `workbench audit` does: read the newest audit rows and print them as lines or JSON.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { stateDirectory } from '../config/runtime.js';
+import { ownStateDirectory } from '../config/runtime.js';
 import { createAuditRepo, type AuditRecord } from '../store/audit-repo.js';
+import { escapeControl } from '../shared/escape-text.js';
 import { openDb } from '../store/db.js';
 import { fail } from './flags.js';
 
@@ -16,7 +17,13 @@ export interface AuditFlags {
 export function runAudit(flags: AuditFlags): void {
   const limit = Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) fail(`--limit must be an integer from 1 to 10000 (got ${flags.limit})`);
-  const file = join(stateDirectory(), 'workbench.db');
+  let stateDir: string;
+  try {
+    stateDir = ownStateDirectory();
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const file = join(stateDir, 'workbench.db');
   if (!existsSync(file)) return void process.stderr.write(`workbench: no audit records yet (${file} does not exist)\n`);
   const db = openDb(file);
   try {
@@ -31,5 +38,7 @@ export function runAudit(flags: AuditFlags): void {
 export function formatRow(r: AuditRecord): string {
   const outcome = r.outcome === 'success' ? 'ok' : r.outcome;
   const extra = [r.errorClass, r.truncated ? 'truncated' : undefined].filter(Boolean).join(',');
-  return [r.startedAt, outcome.padEnd(7), r.tool.padEnd(16), `${r.durationMs.toFixed(1)}ms`.padStart(10), (extra || '-').padEnd(14), r.transport.padEnd(5), r.requestId].join('  ');
+  const fields = [r.startedAt, outcome.padEnd(7), r.tool.padEnd(16), `${r.durationMs.toFixed(1)}ms`.padStart(10), (extra || '-').padEnd(14), r.transport.padEnd(5), r.requestId];
+  // Tool names and request ids come from clients: escaped, so they cannot forge audit lines.
+  return fields.map((f) => escapeControl(String(f))).join('  ');
 }

@@ -1,4 +1,7 @@
 // Shared start-up: config → runtime → logger → app. Every error here is one line and exit 2.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { assertConfigOutsideWriteRoots, assertConfigOwned } from '../config/config-trust.js';
 import { findConfigFile, loadConfig } from '../config/load.js';
 import { resolveRuntime } from '../config/runtime.js';
 import type { Config } from '../config/schema.js';
@@ -9,8 +12,11 @@ import type { GlobalFlags } from './flags.js';
 /** Loads config and runtime from flags. */
 export function loadSettings(flags: GlobalFlags): { config: Config; runtime: ReturnType<typeof resolveRuntime>; configFile?: string } {
   const configFile = findConfigFile(flags.config);
+  // Ownership and mode are checked before the file is parsed; the write roots once they are known.
+  if (configFile) assertConfigOwned(configFile);
   const config = loadConfig(configFile);
-  const runtime = resolveRuntime(config, { roots: flags.root, profile: flags.profile });
+  const runtime = resolveRuntime(config, { roots: flags.root, profile: flags.profile, configFile });
+  if (configFile) assertConfigOutsideWriteRoots(configFile, runtime);
   return { config, runtime, configFile };
 }
 
@@ -19,6 +25,9 @@ export function bootApp(flags: GlobalFlags): App {
   const { config, runtime, configFile } = loadSettings(flags);
   const logger = createLogger(config.log.level);
   logger.info({ event: 'start', profile: runtime.profile, roots: runtime.workspaceRoots, config: configFile ?? null });
+  if (existsSync('workbench.toml') && resolve('workbench.toml') !== configFile) {
+    logger.warn({ event: 'local_config_ignored', msg: './workbench.toml is not read: configuration comes only from --config or ~/.config/workbench/config.toml' });
+  }
   if (runtime.workspaceRoots.length === 0) {
     logger.warn({ event: 'no_workspace_root', msg: 'no workspace root: start Workbench in a project directory or pass --root DIR' });
   }

@@ -1,6 +1,6 @@
 // What `workbench doctor` does: probe the host and print the checks as a table or JSON.
 import { createRequire } from 'node:module';
-import { detectCapabilities, type HostCapabilities } from '../sandbox/capabilities.js';
+import { describeLayers, detectCapabilities, promisedLayers, type HostCapabilities } from '../sandbox/capabilities.js';
 import { loadSettings } from './boot.js';
 import { fail, type GlobalFlags } from './flags.js';
 
@@ -18,8 +18,9 @@ export async function runDoctor(flags: GlobalFlags & { json?: boolean }): Promis
   } catch (err) {
     fail((err as Error).message);
   }
-  const caps = await detectCapabilities();
+  const caps = await detectCapabilities(settings.runtime.stateDir);
   const checks = runChecks(caps);
+  const fallen = fallenLayers(caps, settings.runtime.profile, settings.config.sandbox.bubblewrap === 'off');
   const report = {
     version: (createRequire(import.meta.url)('../../../package.json') as { version: string }).version,
     profile: settings.runtime.profile,
@@ -27,14 +28,26 @@ export async function runDoctor(flags: GlobalFlags & { json?: boolean }): Promis
     state_dir: settings.runtime.stateDir,
     sandbox_layers: caps.layers,
     sandbox_required: settings.config.sandbox.require,
+    missing_layers: fallen,
     checks,
   };
   if (flags.json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   const width = Math.max(...checks.map((c) => c.name.length));
   const lines = checks.map((c) => `${c.ok ? 'ok  ' : 'no  '} ${c.name.padEnd(width)}  ${c.detail}`);
   lines.push('', `profile: ${report.profile}`, `active sandbox layers: ${caps.layers.join(', ')}`);
-  if (settings.config.sandbox.require && !caps.bubblewrap.works) lines.push('sandbox.require = true: commands will be REFUSED until bubblewrap works');
+  for (const f of fallen) lines.push(`MISSING: the ${report.profile} profile promises ${f.layer}, which is not active: ${f.detail}`);
+  if (fallen.length > 0) {
+    lines.push(settings.config.sandbox.require ? 'sandbox.require = true: commands will be REFUSED until every promised layer works' : 'commands run without the missing layers; set sandbox.require = true to refuse instead');
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Layers the profile promises that are not active here, each with the reason. */
+function fallenLayers(caps: HostCapabilities, profile: 'read-only' | 'workspace-write' | 'full', bubblewrapOff: boolean): Array<{ layer: string; detail: string }> {
+  const rows = describeLayers(caps);
+  return promisedLayers(profile)
+    .filter((l) => !caps.layers.includes(l) || (bubblewrapOff && l !== 'cgroup-limits'))
+    .map((l) => ({ layer: l, detail: bubblewrapOff && l !== 'cgroup-limits' ? 'sandbox.bubblewrap is off' : rows.find((r) => r.layer === l)?.detail ?? 'unavailable' }));
 }
 
 function runChecks(caps: HostCapabilities): Check[] {
@@ -42,6 +55,7 @@ function runChecks(caps: HostCapabilities): Check[] {
     { name: 'node', ok: Number(process.versions.node.split('.')[0]) >= 20, detail: process.version },
     sqliteCheck(),
     { name: 'bubblewrap', ok: caps.bubblewrap.works, detail: caps.bubblewrap.works ? caps.bubblewrap.path! : caps.bubblewrap.reason ?? 'unavailable' },
+    { name: 'seccomp', ok: Boolean(caps.seccomp?.works), detail: caps.seccomp?.works ? 'syscall filter loaded by bubblewrap' : caps.seccomp?.reason ?? 'unavailable' },
     { name: 'user namespaces', ok: caps.userNamespaces, detail: caps.userNamespaces ? 'enabled' : 'disabled' },
     {
       name: 'cgroups',

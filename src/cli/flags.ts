@@ -11,7 +11,7 @@ export interface GlobalFlags {
 /** Adds --config, --root (repeatable) and --profile to a subcommand. */
 export function withGlobalFlags(cmd: Command): Command {
   return cmd
-    .option('--config <file>', 'TOML config file (default ./workbench.toml, then the XDG config dir)')
+    .option('--config <file>', 'TOML config file (default $XDG_CONFIG_HOME/workbench/config.toml, then /etc/workbench/config.toml)')
     .option('--root <dir>', 'workspace root (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--profile <profile>', 'read-only | workspace-write | full (overrides policy.profile)', (v: string) => {
       if (!['read-only', 'workspace-write', 'full'].includes(v)) throw new Error(`--profile must be read-only, workspace-write or full (got ${v})`);

@@ -5,6 +5,7 @@ import { viewJob, type JobView } from '../execution/jobs/job-view.js';
 import { readJobLog, type OutputStream } from '../execution/jobs/job-log.js';
 import { createJobService, type JobService } from '../execution/jobs/service.js';
 import { isEnded, JOB_STATUSES, type JobStatusName } from '../execution/jobs/types.js';
+import { escapeControl } from '../shared/escape-text.js';
 import { openDb } from '../store/db.js';
 import { loadSettings } from './boot.js';
 import { fail, type GlobalFlags } from './flags.js';
@@ -27,14 +28,20 @@ function openService(flags: GlobalFlags): JobService {
   }
 }
 
+/** One job per line; every field is escaped, so a name or command cannot forge lines. */
 function line(v: JobView): string {
   const code = v.exit_code !== null ? ` exit=${v.exit_code}` : v.signal ? ` signal=${v.signal}` : '';
-  return `${v.job_id}  ${v.status.padEnd(9)}${code.padEnd(9)}  ${v.started_at ?? '-'}  ${v.name ? `[${v.name}] ` : ''}${v.command}`;
+  const text = `${v.job_id}  ${v.status.padEnd(9)}${code.padEnd(9)}  ${v.started_at ?? '-'}  ${v.name ? `[${v.name}] ` : ''}${v.command}`;
+  return escapeControl(text);
+}
+
+function field(x: unknown): string {
+  return escapeControl(x === null || x === undefined ? '-' : typeof x === 'object' ? JSON.stringify(x) : String(x));
 }
 
 function show(svc: JobService, id: string, json?: boolean): void {
   const v = viewJob(svc.ctx.stateDir, svc.get(id), new Date());
-  process.stdout.write(json ? `${JSON.stringify(v, null, 2)}\n` : `${Object.entries(v).map(([k, x]) => `${k}: ${x ?? '-'}`).join('\n')}\n`);
+  process.stdout.write(json ? `${JSON.stringify(v, null, 2)}\n` : `${Object.entries(v).map(([k, x]) => `${k}: ${field(x)}`).join('\n')}\n`);
 }
 
 /** Prints a log from the start; with follow, keeps printing until the job has ended and everything was read. */

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { parse } from 'smol-toml';
 import type { z } from 'zod';
 import { ConfigSchema, type Config } from './schema.js';
@@ -15,18 +15,27 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Where the config comes from: --config, ./workbench.toml, then the XDG config dir. */
-export function findConfigFile(explicit?: string, cwd = process.cwd()): string | undefined {
+/** The person's config directory: $XDG_CONFIG_HOME/workbench (when absolute), else ~/.config/workbench. */
+export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  return join(xdg, 'workbench');
+}
+
+/** The system-wide config, read when the person has none. */
+export const SYSTEM_CONFIG = '/etc/workbench/config.toml';
+
+/**
+ * Where the config comes from: --config, else the person's XDG config file, else the system one.
+ * Never the working directory or a workspace: a repository must not be able to set its own policy.
+ */
+export function findConfigFile(explicit?: string, cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (explicit) {
     const p = resolve(cwd, explicit);
     if (!existsSync(p)) throw new ConfigError(`config file ${p} does not exist; pass an existing file to --config`);
     return p;
   }
-  const local = join(cwd, 'workbench.toml');
-  if (existsSync(local)) return local;
-  const xdg = process.env.XDG_CONFIG_HOME || join(homedir(), '.config');
-  const user = join(xdg, 'workbench', 'config.toml');
-  return existsSync(user) ? user : undefined;
+  for (const p of [join(userConfigDir(env), 'config.toml'), SYSTEM_CONFIG]) if (existsSync(p)) return p;
+  return undefined;
 }
 
 /** Loads and validates a config file (or the defaults when there is none). */

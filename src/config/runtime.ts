@@ -1,9 +1,10 @@
 // Resolves the facts every plane shares at run time: profile, roots, state directory.
-import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Profile } from '../policy/types.js';
-import { ConfigError } from './load.js';
+import { ConfigError, userConfigDir } from './load.js';
+import { ensureOwnedDir } from './owned-dir.js';
 import type { Config } from './schema.js';
 
 export interface Runtime {
@@ -13,12 +14,16 @@ export interface Runtime {
   writeRoots: string[];
   stateDir: string;
   homeDir: string;
+  /** The person's config directory and the --config file: read-only to every confined command. */
+  configPaths?: string[];
 }
 
 export interface RuntimeFlags {
   roots?: string[];
   profile?: Profile;
   cwd?: string;
+  /** The config file that was read, if any. */
+  configFile?: string;
 }
 
 /** The state directory: $WORKBENCH_HOME, else $XDG_STATE_HOME/workbench, else ~/.local/state/workbench. */
@@ -26,6 +31,19 @@ export function stateDirectory(env = process.env): string {
   if (env.WORKBENCH_HOME) return resolve(env.WORKBENCH_HOME);
   const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
   return join(base, 'workbench');
+}
+
+/** The private sandbox directory (seccomp program, mask file): inside the state directory, which no sandbox can reach. */
+export function privateSandboxDir(stateDir: string): string {
+  return join(stateDir, 'sandbox');
+}
+
+/** The state directory, created 0700 or verified as the user's own (start-up stops otherwise). */
+export function ownStateDirectory(env = process.env): string {
+  const fix = 'Workbench keeps its API token, job records and logs there: remove it, or set WORKBENCH_HOME to a new path only you can write';
+  const dir = ensureOwnedDir(stateDirectory(env), 'state directory', fix);
+  ensureOwnedDir(privateSandboxDir(dir), 'private sandbox directory', 'Workbench keeps its seccomp program there: remove it (Workbench recreates it)');
+  return dir;
 }
 
 /** Combines config and flags into the runtime facts; refuses roots that are unsafe without an explicit --root. */
@@ -40,8 +58,7 @@ export function resolveRuntime(config: Config, flags: RuntimeFlags = {}): Runtim
   const workspaceRoots = explicit ? candidates : candidates.filter((r) => r !== '/' && r !== realOrSelf(home));
   const extra = config.policy.read_roots.map((r) => resolve(r)).filter(isDir).map(realOrSelf);
   const profile = flags.profile ?? config.policy.profile;
-  const stateDir = stateDirectory();
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const stateDir = ownStateDirectory();
   return {
     profile,
     workspaceRoots,
@@ -49,6 +66,7 @@ export function resolveRuntime(config: Config, flags: RuntimeFlags = {}): Runtim
     writeRoots: profile === 'read-only' ? [] : profile === 'full' ? ['/'] : workspaceRoots,
     stateDir: realOrSelf(stateDir),
     homeDir: home,
+    configPaths: dedupe([userConfigDir(), ...(flags.configFile ? [realOrSelf(flags.configFile)] : [])]),
   };
 }
 

@@ -6,7 +6,7 @@ const NOTES: Record<string, string> = {
   server: 'HTTP transport (workbench serve). Binding beyond loopback also needs allow_remote = true.',
   workspace: 'Workspace roots; empty = --root flags, else the roots the MCP client announces, else the start directory.',
   policy: 'profile: read-only | workspace-write | full. read_roots are readable in addition to the workspace.',
-  sandbox: 'OS confinement. require = true refuses to run a command that bubblewrap cannot confine.',
+  sandbox: 'OS confinement. require = true refuses to run when a layer the profile promises (bubblewrap, seccomp, cgroup limits) is missing.',
   control: 'Backpressure for tool calls: beyond inflight + queue, calls are answered busy at once.',
   jobs: 'Durable jobs: concurrency, queue, per-stream log cap in bytes, retention of finished jobs.',
   scheduler: 'Task flows: default dry run, and the lease a runner holds on a step.',

@@ -46,7 +46,7 @@ export function createDeps(config: Config, runtime: Runtime, logger: Logger): Ap
       return caps;
     },
     loadCapabilities() {
-      probing ??= detectCapabilities().then((c) => (caps = c));
+      probing ??= detectCapabilities(runtime.stateDir).then((c) => (caps = c));
       return probing;
     },
     policyContext() {

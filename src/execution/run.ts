@@ -70,7 +70,8 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
     }
   } catch (e) {
     killTree(pidsOf(children), cgroup);
-    throw new AppError('exec_failed', `could not start the command: ${(e as Error).message}`, { cause: e });
+    // A refusal by the sandbox layer (a required layer missing) keeps its class: it is not an exec failure.
+    throw e instanceof AppError ? e : new AppError('exec_failed', `could not start the command: ${(e as Error).message}`, { cause: e });
   }
   const last = children[children.length - 1]!;
   last.stdout!.on('data', (c: Buffer) => out.push(c));

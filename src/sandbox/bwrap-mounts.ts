@@ -2,6 +2,8 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOME_SECRETS, SYSTEM_SECRETS } from '../policy/sensitive-paths.js';
+import { AppError } from '../shared/errors.js';
+import { createPlaceholder } from './secret-placeholders.js';
 
 /** Secret files of the system and of home: one list, shared with the policy layer (src/policy/sensitive-paths.ts). */
 const ETC_SECRETS = SYSTEM_SECRETS.filter((p) => p.startsWith('/etc/'));
@@ -46,23 +48,70 @@ export interface MaskInput {
   stateDir: string;
   /** Every host path bound into the sandbox (roots); secrets under them are masked. */
   bound: string[];
-  /** An empty file nobody can open (mode 000), or /dev/null when none could be made. */
+  /** Whether a write at this path inside the sandbox lands on the host (a writable root covers it). */
+  hostWritable: (p: string) => boolean;
+  /** An empty file nobody can open (mode 000). */
   maskFile: string;
+  /** The person's configuration: bound read-only over itself (created first when missing under a writable root). */
+  configPaths: string[];
 }
 
-/** Hides secret files and directories that would otherwise be visible through /etc, /sys or a root. */
+/**
+ * Hides secret files and directories that would otherwise be visible through /etc, /sys or a root,
+ * and keeps the person's configuration read-only. A home secret that does not exist yet under a
+ * writable root gets a placeholder on the host first, so a confined command cannot create it.
+ */
 export function maskMounts(m: MaskInput): string[] {
   const sshKeys = listDir('/etc/ssh').filter((n) => /^ssh_host_.*_key$/.test(n)).map((n) => join('/etc/ssh', n));
-  const home = m.homeDir && m.homeDir !== '/' ? HOME_SECRETS.map((s) => join(m.homeDir, s)) : [];
-  const underRoots = [...home, m.stateDir].filter((p) => p && m.bound.some((b) => isWithin(p, b)));
+  const under = (p: string) => Boolean(p) && m.bound.some((b) => isWithin(p, b));
   const args: string[] = [];
-  for (const p of [...ETC_SECRETS, ...sshKeys, ...SYS_HIDDEN, ...underRoots]) {
-    const kind = kindOf(p);
+  const mask = (p: string, kind: 'dir' | 'file' | 'link' | undefined) => {
     // A directory becomes an empty read-only tmpfs; a file is covered by the unreadable empty file.
     if (kind === 'dir') args.push('--tmpfs', p, '--remount-ro', p);
     else if (kind === 'file') args.push('--ro-bind', m.maskFile, p);
+  };
+  for (const p of [...ETC_SECRETS, ...sshKeys, ...SYS_HIDDEN]) mask(p, kindOf(p));
+  const home = m.homeDir && m.homeDir !== '/' ? m.homeDir : undefined;
+  for (const rel of home ? HOME_SECRETS : []) {
+    const p = join(home!, rel);
+    if (!under(p)) continue;
+    const kind = kindOf(p);
+    if (kind === 'link') linkTarget(p, m, under).forEach((x) => mask(x, kindOf(x)));
+    else mask(p, kind === undefined && m.hostWritable(p) ? createPlaceholder(p, home!, rel) : kind);
   }
+  if (under(m.stateDir)) mask(m.stateDir, kindOf(m.stateDir));
+  for (const p of m.configPaths) args.push(...readOnly(p, m));
   return args;
+}
+
+/**
+ * A secret that is a symbolic link (dotfiles kept elsewhere): its target is masked when the sandbox
+ * can see it. Under a writable root the link itself could be replaced by a real directory, which
+ * no mount can prevent, so the run is refused.
+ */
+function linkTarget(p: string, m: MaskInput, visible: (x: string) => boolean): string[] {
+  if (m.hostWritable(p)) {
+    throw new AppError('unavailable', `${p} is a symbolic link inside a write root: a confined command could replace it, so nothing runs with this root`, {
+      hint: 'choose write roots that do not contain your home directory, or make it a real directory',
+    });
+  }
+  try {
+    const target = realpathSync(p);
+    return visible(target) ? [target] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The person's config directory or file, read-only; a missing directory under a writable root is created (0700) first. */
+function readOnly(p: string, m: MaskInput): string[] {
+  const base = m.bound.filter((b) => isWithin(p, b) && b !== p).sort((a, b) => b.length - a.length)[0];
+  if (!base) return [];
+  if (kindOf(p) === undefined) {
+    if (!m.hostWritable(p)) return [];
+    createPlaceholder(p, base, '');
+  }
+  return ['--ro-bind', p, p];
 }
 
 /** True when p is `dir` or inside it. */

@@ -1,7 +1,9 @@
 // Probes what bubblewrap can do on this host: namespaces at all, the hardening flags, seccomp.
 // Asynchronous (SPEC §3.1): a probe never holds the event loop, whenever it runs.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ensurePrivateFile } from './private-files.js';
 import { seccompProgram } from './seccomp.js';
 
@@ -34,22 +36,28 @@ export async function probeBubblewrap(path: string | undefined): Promise<Bubblew
   return { available: true, path, works: false, reason: `bwrap cannot create namespaces here: ${r.reason}` };
 }
 
-/** Writes the seccomp program to the private dir and checks bwrap loads it. */
-export async function probeSeccomp(bwrap: BubblewrapCaps): Promise<SeccompCaps> {
+/**
+ * Writes the seccomp program to the private sandbox directory of `stateDir` and checks bwrap loads
+ * it. Without a state directory the probe uses a fresh directory of its own (mkdtemp: nobody else
+ * can have made it), removed afterwards.
+ */
+export async function probeSeccomp(bwrap: BubblewrapCaps, stateDir?: string): Promise<SeccompCaps> {
   if (!bwrap.works || !bwrap.path) return { works: false, reason: 'needs bubblewrap' };
   const program = seccompProgram();
   if (!program) return { works: false, reason: `no syscall table for ${process.arch}` };
-  const path = ensurePrivateFile(`seccomp-${process.arch}.bpf`, program, 0o400);
-  if (!path) return { works: false, reason: 'no private directory for the seccomp program' };
+  const scratch = stateDir ? undefined : mkdtempSync(join(tmpdir(), 'workbench-probe-'));
   let fd: number | undefined;
   try {
+    const path = stateDir ? ensurePrivateFile(stateDir, `seccomp-${process.arch}.bpf`, program, 0o400) : join(scratch!, 'seccomp.bpf');
+    if (scratch) writeFileSync(path, program, { mode: 0o400, flag: 'wx' });
     fd = openSync(path, 'r');
     const r = await trial(bwrap.path, [...(bwrap.hardening ?? []), '--seccomp', '3'], fd);
-    return r.ok ? { works: true, path } : { works: false, reason: `bwrap refused the seccomp program: ${r.reason}` };
+    return r.ok ? { works: true, path: stateDir ? path : undefined } : { works: false, reason: `bwrap refused the seccomp program: ${r.reason}` };
   } catch (err) {
     return { works: false, reason: (err as Error).message };
   } finally {
     if (fd !== undefined) closeSync(fd);
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
 }
 

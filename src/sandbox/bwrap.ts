@@ -8,10 +8,19 @@ export const SECCOMP_FD = 3;
 const FALLBACK_HOME = '/home/workbench';
 const HOSTNAME = 'workbench';
 
+/** Host-side files the arguments refer to. */
+export interface BwrapFiles {
+  /** Whether the wrapper opened the seccomp program on SECCOMP_FD. */
+  seccomp: boolean;
+  /** An empty mode-000 file bound over secret files. */
+  maskFile: string;
+}
+
 /** bwrap arguments (ending with `--`) that confine a command to its profile's view of the host. */
-export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, seccomp = false): string[] {
+export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, files: BwrapFiles): string[] {
   const home = privateHome(opts.homeDir);
   const roots = rootMounts(opts, home);
+  const seccomp = files.seccomp;
   return [
     // New user, pid, ipc, uts, cgroup and net namespaces. The pid namespace is what keeps other
     // processes' /proc/<pid>/environ and mem out of reach; the net namespace has only loopback.
@@ -24,7 +33,14 @@ export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, seccomp 
     '--cap-drop', 'ALL',
     '--hostname', HOSTNAME,
     ...roots.args,
-    ...maskMounts({ homeDir: opts.homeDir, stateDir: opts.stateDir, bound: roots.bound, maskFile: caps.maskFile ?? '/dev/null' }),
+    ...maskMounts({
+      homeDir: opts.homeDir,
+      stateDir: opts.stateDir,
+      bound: roots.bound,
+      hostWritable: (p) => hostWritable(p, opts, home),
+      maskFile: files.maskFile,
+      configPaths: opts.configPaths ?? [],
+    }),
     '--setenv', 'HOME', home,
     '--chdir', opts.cwd,
     ...(seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
@@ -53,6 +69,22 @@ function rootMounts(opts: SandboxOptions, home: string): { args: string[]; bound
   const depth = (p: string) => (p === '/' ? 0 : p.split('/').length);
   mounts.sort((a, b) => depth(a.path) - depth(b.path));
   return { args: mounts.flatMap((m) => m.args), bound };
+}
+
+/**
+ * Whether a write at `p` inside the sandbox would land on the host: the deepest mount covering it
+ * (a root bound after the private /tmp and HOME at the same depth wins) is a writable root.
+ */
+function hostWritable(p: string, opts: SandboxOptions, home: string): boolean {
+  if (opts.profile !== 'workspace-write') return false;
+  const covering = [
+    { path: '/tmp', writable: false },
+    { path: home, writable: false },
+    ...[...new Set([...opts.readRoots, ...opts.writeRoots])].map((r) => ({ path: r, writable: opts.writeRoots.includes(r) })),
+  ].filter((m) => isWithin(p, m.path));
+  const depth = (x: string) => (x === '/' ? 0 : x.split('/').length);
+  const deepest = covering.reduce<(typeof covering)[number] | undefined>((best, m) => (!best || depth(m.path) >= depth(best.path) ? m : best), undefined);
+  return deepest?.writable ?? false;
 }
 
 /** HOME inside the sandbox: an empty tmpfs at the user's home path (so ~ paths in roots still work). */

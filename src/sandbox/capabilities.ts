@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { probeBubblewrap, probeSeccomp, type BubblewrapCaps, type SeccompCaps } from './bwrap-probe.js';
 import { findCgroupSetup, type CgroupSetup } from './cgroup.js';
 import { sweepStaleCgroups } from './cgroup-sweep.js';
-import { ensurePrivateFile } from './private-files.js';
 
 export const SYSTEM_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
@@ -13,8 +12,11 @@ export interface HostCapabilities {
   bubblewrap: BubblewrapCaps;
   /** The syscall filter bubblewrap installs (only with bubblewrap). */
   seccomp?: SeccompCaps;
-  /** Empty mode-000 file bound over secrets (/etc/shadow …); /dev/null is used when absent. */
-  maskFile?: string;
+  /**
+   * Layers a run must have (set by sandbox.require for the profile): planSpawn refuses a run that
+   * would lack one, so a layer that falls away between detection and spawn cannot go unnoticed.
+   */
+  require?: string[];
   userNamespaces: boolean;
   cgroup: CgroupSetup;
   prlimit: boolean;
@@ -26,6 +28,11 @@ export interface HostCapabilities {
    * 'rlimit' (ulimit in the wrapper), 'process-group'. Only what was verified on this host.
    */
   layers: string[];
+}
+
+/** The layers a profile promises (SPEC §4): what sandbox.require insists on and doctor reports as fallen away. */
+export function promisedLayers(profile: 'read-only' | 'workspace-write' | 'full'): string[] {
+  return profile === 'full' ? ['cgroup-limits'] : ['bubblewrap', 'seccomp', 'cgroup-limits'];
 }
 
 /** Finds an executable on the fixed system PATH (never the caller's PATH). */
@@ -42,11 +49,11 @@ export function whichSystem(name: string): string | undefined {
   return undefined;
 }
 
-/** Runs the detection; costs a few (asynchronous) spawns, so callers cache the result. */
-export async function detectCapabilities(): Promise<HostCapabilities> {
+/** Runs the detection (the seccomp program goes to the private directory of `stateDir`); costs a few (asynchronous) spawns, so callers cache the result. */
+export async function detectCapabilities(stateDir?: string): Promise<HostCapabilities> {
   const linux = process.platform === 'linux';
   const bubblewrap = await probeBubblewrap(linux ? whichSystem('bwrap') : undefined);
-  const seccomp = await probeSeccomp(bubblewrap);
+  const seccomp = await probeSeccomp(bubblewrap, stateDir);
   const cgroup = findCgroupSetup();
   if (cgroup.usable) sweepStaleCgroups(cgroup);
   const layers: string[] = [];
@@ -61,7 +68,6 @@ export async function detectCapabilities(): Promise<HostCapabilities> {
     platform: process.platform,
     bubblewrap,
     seccomp,
-    maskFile: bubblewrap.works ? ensurePrivateFile('masked', Buffer.alloc(0), 0) : undefined,
     userNamespaces: userNamespacesEnabled(),
     cgroup,
     prlimit: whichSystem('prlimit') !== undefined,

@@ -1,5 +1,6 @@
 // Turns an allowed stage into the argv actually spawned: the confinement layers wrap the command.
 import type { Stage } from '../policy/types.js';
+import { AppError } from '../shared/errors.js';
 import { bwrapArgs, SECCOMP_FD } from './bwrap.js';
 import type { HostCapabilities } from './capabilities.js';
 import type { CgroupHandle } from './cgroup.js';
@@ -24,6 +25,8 @@ export interface SandboxOptions {
   limits: SandboxLimits;
   /** Whether bubblewrap may be used (config sandbox.bubblewrap != off). */
   useBubblewrap: boolean;
+  /** The person's configuration (directories and files): read-only in the sandbox even under a write root. */
+  configPaths?: string[];
 }
 
 export interface SpawnPlan {
@@ -57,6 +60,7 @@ export function planSpawn(stage: Stage, opts: SandboxOptions, caps: HostCapabili
     layers.push('rlimit');
   }
   layers.push('process-group');
+  assertRequiredLayers(layers, caps.require);
   // bwrap reads the program from the fd and closes it before the command starts.
   if (inner.seccompFile) script.push(`exec ${SECCOMP_FD}< ${inner.seccompFile} || exit 125`);
   // Nothing to set up (profile `full` without limits or cgroup): spawn the command itself, saving an exec.
@@ -67,13 +71,24 @@ export function planSpawn(stage: Stage, opts: SandboxOptions, caps: HostCapabili
 
 const SAFE_PATH = /^[\w./-]+$/;
 
+/** sandbox.require: a run that would lack a promised layer is refused, naming it (fail closed). */
+function assertRequiredLayers(layers: string[], required: string[] | undefined): void {
+  const missing = (required ?? []).filter((l) => !layers.includes(l));
+  if (missing.length === 0) return;
+  throw new AppError('unavailable', `sandbox.require is set but this run would lack: ${missing.join(', ')}; it was not started`, {
+    hint: "run 'workbench doctor' to see which layer fell away and why, or set sandbox.require = false",
+  });
+}
+
 /** bubblewrap (plus seccomp) around the command, unless the profile is `full` or bwrap is off or broken. */
 function wrapConfinement(argv: string[], opts: SandboxOptions, caps: HostCapabilities): { argv: string[]; layers: string[]; seccompFile?: string } {
   if (opts.profile === 'full' || !opts.useBubblewrap || !caps.bubblewrap.works || !caps.bubblewrap.path) return { argv, layers: [] };
-  // The file is re-checked per spawn: a temp cleaner may have removed it since detection.
+  // Both files are re-checked per spawn in the verified private directory (it throws when that is not ours).
   const program = caps.seccomp?.works ? seccompProgram() : undefined;
-  const file = program ? ensurePrivateFile(`seccomp-${process.arch}.bpf`, program, 0o400) : undefined;
+  const file = program ? ensurePrivateFile(opts.stateDir, `seccomp-${process.arch}.bpf`, program, 0o400) : undefined;
   const seccompFile = file && SAFE_PATH.test(file) ? file : undefined;
-  const args = bwrapArgs(opts, caps, seccompFile !== undefined);
+  if (program && !seccompFile) throw new AppError('unavailable', `the seccomp program's path ${file} holds characters the wrapper cannot quote; set WORKBENCH_HOME to a plain path`);
+  const maskFile = ensurePrivateFile(opts.stateDir, 'masked', Buffer.alloc(0), 0);
+  const args = bwrapArgs(opts, caps, { seccomp: seccompFile !== undefined, maskFile });
   return { argv: [caps.bubblewrap.path, ...args, ...argv], layers: seccompFile ? ['bubblewrap', 'seccomp'] : ['bubblewrap'], seccompFile };
 }

@@ -5,7 +5,7 @@ import { tokenFile } from '../http/token.js';
 import type { Decision, Stage } from '../../policy/types.js';
 import { driverOverrides, gitGlobalArgs } from '../../data/git/git-drivers.js';
 import { gitCeilings, gitEnv } from '../../data/git/run-git.js';
-import { SYSTEM_PATH, type HostCapabilities } from '../../sandbox/capabilities.js';
+import { promisedLayers, SYSTEM_PATH, type HostCapabilities } from '../../sandbox/capabilities.js';
 import { AppError } from '../../shared/errors.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
 import { runCommand, type RunResult } from '../../execution/run.js';
@@ -47,6 +47,7 @@ export function sandboxOptions(deps: AppDeps, cwd: string, network: boolean): Sa
     cwd,
     network,
     useBubblewrap: config.sandbox.bubblewrap !== 'off',
+    configPaths: runtime.configPaths ?? [],
     limits: { fileSizeBytes: config.sandbox.file_size_max_mb * 1024 * 1024, cpuSeconds: 0 },
   };
 }
@@ -67,15 +68,29 @@ function readTokenIfAny(stateDir: string): string | undefined {
   }
 }
 
-/** sandbox.require: refuses (unavailable) when bubblewrap cannot confine commands; returns the capabilities. */
+/**
+ * sandbox.require: refuses (unavailable) when a layer the profile promises is missing on this host
+ * — bubblewrap and seccomp for the confined profiles, cgroup limits for every profile — and returns
+ * the capabilities with those layers marked required, so the spawn itself (sync run or job
+ * supervisor) refuses if one falls away later.
+ */
 export function requireConfinement(deps: AppDeps): HostCapabilities {
   const caps = deps.capabilities();
-  if (deps.config.sandbox.require && !caps.bubblewrap.works) {
-    throw new AppError('unavailable', `sandbox.require is set but bubblewrap cannot confine commands here: ${caps.bubblewrap.reason ?? 'unknown'}`, {
-      hint: 'install bubblewrap and enable user namespaces, or set sandbox.require = false',
+  if (!deps.config.sandbox.require) return caps;
+  const promised = promisedLayers(deps.runtime.profile);
+  const why: Record<string, string | undefined> = {
+    bubblewrap: deps.config.sandbox.bubblewrap === 'off' ? 'sandbox.bubblewrap is off' : caps.bubblewrap.reason,
+    seccomp: caps.seccomp?.reason,
+    'cgroup-limits': caps.cgroup.reason ?? 'no cgroup limit controller is writable',
+  };
+  const usable = (l: string) => caps.layers.includes(l) && !(l === 'bubblewrap' && deps.config.sandbox.bubblewrap === 'off');
+  const missing = promised.filter((l) => !usable(l));
+  if (missing.length > 0) {
+    throw new AppError('unavailable', `sandbox.require is set but the ${deps.runtime.profile} profile's ${missing.map((l) => `${l} layer (${why[l] ?? 'unavailable'})`).join(', ')} cannot confine commands here`, {
+      hint: "run 'workbench doctor'; install bubblewrap, enable user namespaces and cgroup delegation, or set sandbox.require = false",
     });
   }
-  return caps;
+  return { ...caps, require: promised };
 }
 
 /** Runs an allowed decision and returns the raw run result (secrets redacted). */

@@ -1,5 +1,9 @@
 // Entry of the detached supervisor process: `node supervisor-main.js <jobdir>`.
+import { closeInheritedFds } from '../../sandbox/inherited-fds.js';
 import { runSupervisor } from './supervisor.js';
+
+// fd 3 is the launcher's handshake pipe; nothing else inherited may reach the job's command.
+closeInheritedFds([3]);
 
 const dir = process.argv[2];
 if (!dir) {

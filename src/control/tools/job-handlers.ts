@@ -5,7 +5,8 @@ import { redact } from '../../policy/env-rules.js';
 import { AppError } from '../../shared/errors.js';
 import { viewJob } from '../../execution/jobs/job-view.js';
 import { readJobLog } from '../../execution/jobs/job-log.js';
-import { createJobService, type JobService, type StartRequest } from '../../execution/jobs/service.js';
+import { isLimitNote } from '../../execution/jobs/log-budget.js';
+import { createJobService, jobLimitsOf, type JobService, type StartRequest } from '../../execution/jobs/service.js';
 import { isEnded, type Job } from '../../execution/jobs/types.js';
 import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
@@ -26,7 +27,7 @@ export function jobService(deps: AppDeps): JobService {
       db: deps.store().db,
       dbPath: join(runtime.stateDir, 'workbench.db'),
       stateDir: runtime.stateDir,
-      limits: { maxRunning: config.jobs.max_running, maxQueued: config.jobs.max_queued, maxLogBytes: config.jobs.max_log_bytes, retentionDays: config.jobs.retention_days },
+      limits: jobLimitsOf(config.jobs),
       now: () => deps.now(),
       onError: (err) => deps.logger.error({ event: 'jobs_reconcile_failed', err }),
     });
@@ -66,7 +67,7 @@ export function startRequest(deps: AppDeps, args: StartArgs): StartRequest {
 export function jobOutcome(deps: AppDeps, job: Job): ToolOutcome {
   const view = viewJob(deps.runtime.stateDir, job, deps.now());
   const bad = isEnded(job.status) && job.status !== 'succeeded';
-  const cls = job.status === 'timed_out' ? 'timeout' : job.status === 'cancelled' ? 'cancelled' : 'exec_failed';
+  const cls = job.status === 'timed_out' ? 'timeout' : job.status === 'cancelled' ? 'cancelled' : isLimitNote(view.note) ? 'too_large' : 'exec_failed';
   const why = job.status === 'failed' ? (view.signal ? `killed by signal ${view.signal}` : `exited with code ${view.exit_code}`) : `job ${job.status}`;
   return { data: { ...view }, failure: bad ? { error: view.note ? `${why}: ${view.note}` : why, errorClass: cls } : undefined };
 }

@@ -23,7 +23,7 @@ export function bootApp(flags: GlobalFlags): App {
     logger.warn({ event: 'no_workspace_root', msg: 'no workspace root: start Workbench in a project directory or pass --root DIR' });
   }
   const app = createApp(config, runtime, logger);
-  // Reconcile jobs and resume task flows shortly after start-up, off the cold-start path:
+  // Reconcile jobs, resume task flows and prune old audit rows shortly after start-up, off the cold-start path:
   // SQLite, the job store and the scheduler load after the first initialize has been answered.
   setTimeout(() => void startPlanes(app), 200).unref();
   return app;
@@ -31,7 +31,12 @@ export function bootApp(flags: GlobalFlags): App {
 
 // A failure here rejects unhandled and ends the process, as a throw in the timer did before.
 async function startPlanes(app: App): Promise<void> {
-  const [{ startJobs }, { ensureScheduler }] = await Promise.all([import('../control/tools/job-handlers.js'), import('../execution/scheduler/service.js')]);
+  const [{ startJobs }, { ensureScheduler }, { startAuditRetention }] = await Promise.all([
+    import('../control/tools/job-handlers.js'),
+    import('../execution/scheduler/service.js'),
+    import('../control/audit-retention.js'),
+  ]);
   startJobs(app.deps);
   ensureScheduler(app.deps);
+  startAuditRetention(app.deps);
 }

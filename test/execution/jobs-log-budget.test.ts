@@ -1,7 +1,8 @@
 // The total job-log budget (jobs.max_total_log_bytes) and the free-disk floor (jobs.min_free_disk_bytes):
 // real jobs, real supervisors (separate processes sharing one state directory), real SQLite.
 import assert from 'node:assert/strict';
-import { readFileSync, statfsSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pruneEndedJobs } from '../../src/execution/jobs/retention.js';
@@ -122,6 +123,41 @@ describe('jobs.min_free_disk_bytes', () => {
       assert.equal((await app.call('job_list', {})).s.jobs.length, 0);
     } finally {
       await app.close();
+      dirs.cleanup();
+    }
+  });
+});
+
+describe('jobs.min_free_disk_bytes on a small filesystem the test mounts', () => {
+  const canMount = process.getuid?.() === 0;
+  test('a running job whose logs take the free space down to the floor is stopped naming the key', { skip: canMount ? false : 'needs root to mount a tmpfs' }, async () => {
+    const dirs = tempDirs('wb-floor-fs-');
+    const mnt = join(dirs.root, 'fs');
+    mkdirSync(mnt);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=48m,mode=0700', 'tmpfs', mnt]);
+    const inside: TempDirs = { root: mnt, workspace: join(mnt, 'ws'), state: join(mnt, 'state'), cleanup: () => undefined };
+    mkdirSync(inside.workspace);
+    mkdirSync(inside.state, { mode: 0o700 });
+    const free = () => statfsSync(mnt).bavail * statfsSync(mnt).bsize;
+    let app: ReturnType<typeof setup> | undefined;
+    try {
+      app = setup(inside, { jobs: { min_free_disk_bytes: 40 * MiB } }, 'workspace-write');
+      app.deps.store(); // the database exists before the floor is measured against
+      const floor = free() - 6 * MiB;
+      await app.close();
+      app = setup(inside, { jobs: { min_free_disk_bytes: floor } }, 'workspace-write');
+      const r = await app.call('job_start', { command: ['head', '-c', '20M', '/dev/zero'] });
+      assert.equal(r.isError, false, JSON.stringify(r.s));
+      const end = await app.waitEnded(r.s.job_id);
+      assert.equal(end.s.error_class, 'too_large', JSON.stringify(end.s));
+      assert.match(end.s.note, new RegExp(`jobs\\.min_free_disk_bytes floor \\(${floor} bytes\\)`));
+      assert.ok(end.s.stdout_dropped_bytes > 0);
+      // Slack: the database, its WAL and the job's small files are outside the log accounting.
+      assert.ok(free() >= floor - 1 * MiB, `free space ${free()} fell more than 1 MiB under the floor ${floor}`);
+      assert.ok(jobLogBytes(inside.state) <= 6 * MiB, 'the logs held no more than the room above the floor');
+    } finally {
+      await app?.close();
+      execFileSync('umount', ['-l', mnt]);
       dirs.cleanup();
     }
   });

@@ -7,7 +7,7 @@ import { ConfigSchema } from '../../src/config/schema.js';
 import { createDeps } from '../../src/control/app.js';
 import type { WireResult } from '../../src/control/envelope.js';
 import { Gate } from '../../src/control/gate.js';
-import { invokeTool } from '../../src/control/invoke.js';
+import { invokeTool, type CallInfo } from '../../src/control/invoke.js';
 import { jobTools } from '../../src/control/tools/jobs.js';
 import type { Profile } from '../../src/policy/types.js';
 
@@ -29,8 +29,8 @@ export function budgetApp(s: BudgetAppSetup) {
   const tools = jobTools(deps);
   const gate = () => new Gate({ name: 'test', maxInflight: 8, maxQueue: 8, queueWaitMs: 1000 });
   const gates = { main: gate(), status: gate() };
-  const call = async (name: string, args: unknown): Promise<WireResult & { s: Record<string, any> }> => {
-    const r = await invokeTool(deps, gates, tools.find((t) => t.name === name)!, args, { transport: 'memory' });
+  const call = async (name: string, args: unknown, info: Partial<CallInfo> = {}): Promise<WireResult & { s: Record<string, any> }> => {
+    const r = await invokeTool(deps, gates, tools.find((t) => t.name === name)!, args, { transport: 'memory', ...info });
     return Object.assign(r, { s: r.structuredContent as Record<string, any> });
   };
   /** Waits (job_wait, 20 s per call, `ms` in all) until the job has ended; returns its final status result. */

@@ -81,8 +81,13 @@ export function readOutput(deps: AppDeps, args: OutputArgs, tailByDefault = fals
   const secrets = serverSecrets(deps);
   const data = secrets.length > 0 ? redact(w.data, secrets) : w.data;
   const more = w.next_offset < w.total_bytes ? `; more from offset ${w.next_offset}` : eof ? '; end of log' : '; job still running';
-  const text = `${data}\n[${args.stream} bytes ${w.offset}-${w.next_offset} of ${w.total_bytes}${more}${capped ? '; log capped (jobs.max_log_bytes)' : ''}]`;
+  const text = `${data}\n[${args.stream} bytes ${w.offset}-${w.next_offset} of ${w.total_bytes}${more}${capped ? cutNote(job) : ''}]`;
   return { data: { data, offset: w.offset, next_offset: w.next_offset, eof, total_bytes: w.total_bytes, capped }, truncated: w.next_offset < w.total_bytes, text };
+}
+
+/** Why a log lost bytes: its own cap, or a limit that stopped the job (the note names it). */
+function cutNote(job: Job): string {
+  return isLimitNote(job.note) ? '; log cut: a limit stopped the job (see its note in job_status)' : '; log capped (jobs.max_log_bytes)';
 }
 
 /** A page of jobs, newest first. */

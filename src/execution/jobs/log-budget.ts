@@ -9,8 +9,9 @@
 // exceed the budget. A write costs a subtraction; the database and statfs are touched once per
 // chunk, never per write, and the job directories are never scanned. When a job ends its row is
 // lowered to the bytes it stored; pruning a job deletes its row (ON DELETE CASCADE), so the ledger
-// cannot drift from the jobs that exist. Before each refill the filesystem's free space (statfs)
-// must stay above the floor after the chunk.
+// cannot drift from the jobs that exist (a job whose supervisor vanished keeps its last
+// reservation, never less than it wrote, until it is pruned). Before each refill the filesystem's
+// free space (statfs) must stay above the floor after the chunk.
 // Inside the budget: stdout.log, stderr.log and combined.idx. Outside (the slack): the one-line
 // marker at the end of a cut log (under 300 bytes per stream) and the small JSON files.
 // A refill that cannot cover a write stops the job (onExhausted) and every later byte is dropped.
@@ -25,7 +26,7 @@ export interface LogBudgetLimits {
 }
 
 /** Used for a spec written before these limits existed (the config defaults). */
-export const DEFAULT_LOG_BUDGET: LogBudgetLimits = { maxTotalBytes: 4 * 1024 ** 3, minFreeDiskBytes: 1024 ** 3 };
+export const DEFAULT_LOG_BUDGET: Readonly<LogBudgetLimits> = Object.freeze({ maxTotalBytes: 4 * 1024 ** 3, minFreeDiskBytes: 1024 ** 3 });
 
 /** Notes of jobs stopped by a limit start with this (job_status then answers error_class too_large). */
 export const LIMIT_NOTE_PREFIX = 'too_large: ';

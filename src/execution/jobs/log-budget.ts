@@ -11,7 +11,8 @@
 // lowered to the bytes it stored; pruning a job deletes its row (ON DELETE CASCADE), so the ledger
 // cannot drift from the jobs that exist (a job whose supervisor vanished keeps its last
 // reservation, never less than it wrote, until it is pruned). Before each refill the filesystem's
-// free space (statfs) must stay above the floor after the chunk.
+// free space (statfs) must stay above the floor after the chunk (concurrent jobs may each take one
+// chunk past it: the floor is undershot by at most one chunk per running job).
 // Inside the budget: stdout.log, stderr.log and combined.idx. Outside (the slack): the one-line
 // marker at the end of a cut log (under 300 bytes per stream) and the small JSON files.
 // A refill that cannot cover a write stops the job (onExhausted) and every later byte is dropped.

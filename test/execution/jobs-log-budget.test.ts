@@ -142,9 +142,9 @@ describe('jobs.min_free_disk_bytes on a small filesystem the test mounts', () =>
     let app: ReturnType<typeof setup> | undefined;
     try {
       app = setup(inside, { jobs: { min_free_disk_bytes: 40 * MiB } }, 'workspace-write');
-      app.deps.store(); // the database exists before the floor is measured against
-      const floor = free() - 6 * MiB;
+      app.deps.store(); // the database exists before the floor is measured (after close: its WAL is gone then)
       await app.close();
+      const floor = free() - 6 * MiB;
       app = setup(inside, { jobs: { min_free_disk_bytes: floor } }, 'workspace-write');
       const r = await app.call('job_start', { command: ['head', '-c', '20M', '/dev/zero'] });
       assert.equal(r.isError, false, JSON.stringify(r.s));

@@ -6,6 +6,7 @@ const MODULES: Array<[string, string]> = [
   ['./policy-decide.js', 'benchPolicy'],
   ['./sandbox-run.js', 'benchSandbox'],
   ['./jobs-bench.js', 'benchJobs'],
+  ['./log-budget-bench.js', 'benchLogBudget'],
   ['./data-adapters.js', 'benchAdapters'],
   ['./control-bench.js', 'benchControl'],
   ['./tasks-bench.js', 'benchTasks'],

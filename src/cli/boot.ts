@@ -32,8 +32,8 @@ export function bootApp(flags: GlobalFlags): App {
     logger.warn({ event: 'no_workspace_root', msg: 'no workspace root: start Workbench in a project directory or pass --root DIR' });
   }
   const app = createApp(config, runtime, logger);
-  // Probe the sandbox, reconcile jobs and resume task flows shortly after start-up, off the
-  // cold-start path: SQLite, the job store and the scheduler load after the first initialize.
+  // Probe the sandbox, reconcile jobs, resume task flows and prune old audit rows shortly after
+  // start-up, off the cold-start path: SQLite, the job store and the scheduler load after the first initialize.
   setTimeout(() => void startPlanes(app), 200).unref();
   return app;
 }
@@ -42,7 +42,12 @@ export function bootApp(flags: GlobalFlags): App {
 async function startPlanes(app: App): Promise<void> {
   // The sandbox probe (asynchronous: it never holds the event loop) is done before any task step runs.
   await app.deps.loadCapabilities();
-  const [{ startJobs }, { ensureScheduler }] = await Promise.all([import('../control/tools/job-handlers.js'), import('../execution/scheduler/service.js')]);
+  const [{ startJobs }, { ensureScheduler }, { startAuditRetention }] = await Promise.all([
+    import('../control/tools/job-handlers.js'),
+    import('../execution/scheduler/service.js'),
+    import('../control/audit-retention.js'),
+  ]);
   startJobs(app.deps);
   ensureScheduler(app.deps);
+  startAuditRetention(app.deps);
 }

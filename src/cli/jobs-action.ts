@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { cancelJob } from '../execution/jobs/job-control.js';
 import { viewJob, type JobView } from '../execution/jobs/job-view.js';
 import { readJobLog, type OutputStream } from '../execution/jobs/job-log.js';
-import { createJobService, type JobService } from '../execution/jobs/service.js';
+import { createJobService, jobLimitsOf, type JobService } from '../execution/jobs/service.js';
 import { isEnded, JOB_STATUSES, type JobStatusName } from '../execution/jobs/types.js';
 import { escapeControl } from '../shared/escape-text.js';
 import { openDb } from '../store/db.js';
@@ -18,11 +18,7 @@ function openService(flags: GlobalFlags): JobService {
   try {
     const { config, runtime } = loadSettings(flags);
     const dbPath = join(runtime.stateDir, 'workbench.db');
-    const j = config.jobs;
-    return createJobService({
-      db: openDb(dbPath), dbPath, stateDir: runtime.stateDir, now: () => new Date(),
-      limits: { maxRunning: j.max_running, maxQueued: j.max_queued, maxLogBytes: j.max_log_bytes, retentionDays: j.retention_days },
-    });
+    return createJobService({ db: openDb(dbPath), dbPath, stateDir: runtime.stateDir, now: () => new Date(), limits: jobLimitsOf(config.jobs) });
   } catch (err) {
     fail((err as Error).message);
   }

@@ -53,6 +53,14 @@ const jobs = z
     max_queued: z.number().int().min(0).max(100000).default(100),
     max_log_bytes: z.number().int().min(1024).default(256 * 1024 * 1024),
     retention_days: z.number().min(0).max(3650).default(7),
+    max_total_log_bytes: z.number().int().min(1024 * 1024).default(4 * 1024 ** 3),
+    min_free_disk_bytes: z.number().int().min(0).default(1024 ** 3),
+  })
+  .strict();
+
+const audit = z
+  .object({
+    retention_days: z.number().min(0).max(3650).default(30),
   })
   .strict();
 
@@ -93,6 +101,7 @@ export const ConfigSchema = z
     sandbox: sandbox.prefault({}),
     control: control.prefault({}),
     jobs: jobs.prefault({}),
+    audit: audit.prefault({}),
     scheduler: scheduler.prefault({}),
     adapters: adapters.prefault({}),
     log: log.prefault({}),

@@ -8,7 +8,12 @@ const NOTES: Record<string, string> = {
   policy: 'profile: read-only | workspace-write | full. read_roots are readable in addition to the workspace.',
   sandbox: 'OS confinement. require = true refuses to run when a layer the profile promises (bubblewrap, seccomp, cgroup limits) is missing.',
   control: 'Backpressure for tool calls: beyond inflight + queue, calls are answered busy at once.',
-  jobs: 'Durable jobs: concurrency, queue, per-stream log cap in bytes, retention of finished jobs.',
+  jobs: [
+    'Durable jobs: concurrency, queue, per-stream log cap in bytes, retention of finished jobs.',
+    'max_total_log_bytes bounds all job logs of the state directory together; min_free_disk_bytes is the',
+    'free space its filesystem keeps. Beyond either, job_start is refused and a running job is stopped (too_large).',
+  ].join('\n'),
+  audit: 'Audit table (one row per tool call): rows older than retention_days are deleted at start-up and every minute.',
   scheduler: 'Task flows: default dry run, and the lease a runner holds on a step.',
   adapters: 'enabled: list of tool names to expose (omit for all). skip_dirs are not walked by default.',
   log: 'Log level (stderr, JSON lines); args = true also logs raw tool arguments.',
@@ -20,7 +25,7 @@ export function renderDefaultConfig(): string {
   const defaults = ConfigSchema.parse({}) as Record<string, Record<string, unknown>>;
   const out = ['# Workbench configuration. Every key is shown with its default.', ''];
   for (const [section, values] of Object.entries(defaults)) {
-    out.push(`# ${NOTES[section] ?? section}`);
+    out.push(...(NOTES[section] ?? section).split('\n').map((l) => `# ${l}`));
     out.push(stringify({ [section]: values }).trim());
     if (section === 'adapters') out.push('# enabled = ["run_command", "read_file", "list_files"]');
     out.push('');

@@ -23,7 +23,7 @@ export function makeService(stateDir: string, limits: Partial<JobLimits> = {}): 
   const db = openDb(dbPath);
   const svc = createJobService({
     db, dbPath, stateDir, now: () => new Date(),
-    limits: { maxRunning: 4, maxQueued: 100, maxLogBytes: 256 * 1024 * 1024, retentionDays: 7, ...limits },
+    limits: { maxRunning: 4, maxQueued: 100, maxLogBytes: 256 * 1024 * 1024, retentionDays: 7, maxTotalLogBytes: 4 * 1024 ** 3, minFreeDiskBytes: 0, ...limits },
   });
   return Object.assign(svc, { close: () => db.close() });
 }

@@ -6,7 +6,8 @@ import { AppError } from '../../shared/errors.js';
 import { viewJob } from '../../execution/jobs/job-view.js';
 import { readJobLog } from '../../execution/jobs/job-log.js';
 import { inputBusy, sendJobInput } from '../../execution/jobs/job-control.js';
-import { createJobService, type JobService, type StartRequest } from '../../execution/jobs/service.js';
+import { isLimitNote } from '../../execution/jobs/log-budget.js';
+import { createJobService, jobLimitsOf, type JobService, type StartRequest } from '../../execution/jobs/service.js';
 import { isEnded, type Job } from '../../execution/jobs/types.js';
 import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
@@ -52,7 +53,7 @@ export function jobService(deps: AppDeps): JobService {
       db: deps.store().db,
       dbPath: join(runtime.stateDir, 'workbench.db'),
       stateDir: runtime.stateDir,
-      limits: { maxRunning: config.jobs.max_running, maxQueued: config.jobs.max_queued, maxLogBytes: config.jobs.max_log_bytes, retentionDays: config.jobs.retention_days },
+      limits: jobLimitsOf(config.jobs),
       now: () => deps.now(),
       onError: (err) => deps.logger.error({ event: 'jobs_reconcile_failed', err }),
     });
@@ -92,7 +93,7 @@ export function startRequest(deps: AppDeps, args: StartArgs): StartRequest {
 export function jobOutcome(deps: AppDeps, job: Job): ToolOutcome {
   const view = viewJob(deps.runtime.stateDir, job, deps.now());
   const bad = isEnded(job.status) && job.status !== 'succeeded';
-  const cls = job.status === 'timed_out' ? 'timeout' : job.status === 'cancelled' ? 'cancelled' : 'exec_failed';
+  const cls = job.status === 'timed_out' ? 'timeout' : job.status === 'cancelled' ? 'cancelled' : isLimitNote(view.note) ? 'too_large' : 'exec_failed';
   const why = job.status === 'failed' ? (view.signal ? `killed by signal ${view.signal}` : `exited with code ${view.exit_code}`) : `job ${job.status}`;
   return { data: { ...view }, failure: bad ? { error: view.note ? `${why}: ${view.note}` : why, errorClass: cls } : undefined };
 }
@@ -106,8 +107,13 @@ export function readOutput(deps: AppDeps, args: OutputArgs, tailByDefault = fals
   const secrets = serverSecrets(deps);
   const data = secrets.length > 0 ? redact(w.data, secrets) : w.data;
   const more = w.next_offset < w.total_bytes ? `; more from offset ${w.next_offset}` : eof ? '; end of log' : '; job still running';
-  const text = `${data}\n[${args.stream} bytes ${w.offset}-${w.next_offset} of ${w.total_bytes}${more}${capped ? '; log capped (jobs.max_log_bytes)' : ''}]`;
+  const text = `${data}\n[${args.stream} bytes ${w.offset}-${w.next_offset} of ${w.total_bytes}${more}${capped ? cutNote(job) : ''}]`;
   return { data: { data, offset: w.offset, next_offset: w.next_offset, eof, total_bytes: w.total_bytes, capped }, truncated: w.next_offset < w.total_bytes, text };
+}
+
+/** Why a log lost bytes: its own cap, or a limit that stopped the job (the note names it). */
+function cutNote(job: Job): string {
+  return isLimitNote(job.note) ? '; log cut: a limit stopped the job (see its note in job_status)' : '; log capped (jobs.max_log_bytes)';
 }
 
 /** A page of jobs, newest first. */

@@ -1,5 +1,6 @@
 // One log file with a byte cap: bytes past the cap are counted and dropped, and the file ends with
-// a one-line marker naming the cap and the dropped count (rewritten in place as the count grows).
+// a one-line marker naming the cap (or the limit that stopped the job) and the dropped count
+// (rewritten in place as the count grows).
 import { closeSync, openSync, writeSync } from 'node:fs';
 
 const NL = 0x0a;
@@ -13,6 +14,7 @@ export class CappedLog {
   private readonly fd: number;
   private markerAt = -1;
   private lastByte = NL;
+  private stoppedBy: string | null = null;
 
   constructor(
     file: string,
@@ -27,10 +29,19 @@ export class CappedLog {
     return this.stored + this.dropped;
   }
 
-  /** Appends a chunk, cutting it at the cap; returns how many of its bytes were stored. */
-  write(chunk: Buffer): number {
-    const room = Math.max(0, this.cap - this.stored);
-    const keep = Math.min(room, chunk.length);
+  /** How many of `n` bytes the cap still lets in (0 once stopped). */
+  room(n: number): number {
+    return this.stoppedBy === null ? Math.min(n, Math.max(0, this.cap - this.stored)) : 0;
+  }
+
+  /** From now on every byte is dropped; `why` goes into the marker (e.g. the limit that stopped the job). */
+  stop(why: string): void {
+    this.stoppedBy ??= why;
+  }
+
+  /** Appends a chunk, cutting it at the cap (and at `limit`); returns how many of its bytes were stored. */
+  write(chunk: Buffer, limit = chunk.length): number {
+    const keep = Math.min(this.room(chunk.length), limit);
     if (keep > 0) {
       writeFully(this.fd, chunk.subarray(0, keep), this.stored);
       this.stored += keep;
@@ -48,7 +59,8 @@ export class CappedLog {
     if (this.markerAt < 0) return;
     const lead = this.lastByte === NL ? '' : '\n';
     const count = String(this.dropped).padEnd(20, ' ');
-    const line = `${lead}[workbench: ${this.label} log capped at ${this.cap} bytes (jobs.max_log_bytes); ${count} bytes dropped]\n`;
+    const why = [this.stored >= this.cap ? `capped at ${this.cap} bytes (jobs.max_log_bytes)` : '', this.stoppedBy ?? ''].filter(Boolean).join('; ');
+    const line = `${lead}[workbench: ${this.label} log ${why}; ${count} bytes dropped]\n`;
     writeFully(this.fd, Buffer.from(line), this.markerAt);
   }
 

@@ -11,9 +11,20 @@ export class CombinedIndexWriter {
   private readonly fd: number;
   private last = -1;
   private pos = 0;
+  private records = 0;
 
   constructor(file: string) {
     this.fd = openSync(file, 'w', 0o600);
+  }
+
+  /** Bytes the index file holds. */
+  get bytes(): number {
+    return this.records * REC;
+  }
+
+  /** Bytes the index would grow by if `stream` came next. */
+  costOf(stream: 0 | 1): number {
+    return stream === this.last ? 0 : REC;
   }
 
   /** `len` bytes of `stream` were stored at `streamOffset` of its log. */
@@ -25,6 +36,7 @@ export class CombinedIndexWriter {
       rec.writeDoubleLE(stream, 8);
       rec.writeDoubleLE(streamOffset, 16);
       writeSync(this.fd, rec);
+      this.records++;
       this.last = stream;
     }
     this.pos += len;

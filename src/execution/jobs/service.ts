@@ -1,10 +1,13 @@
 // The jobs service a server (or the CLI) holds: start, reconcile tick, queue, retention, lookups.
 import { mkdirSync, rmSync } from 'node:fs';
 import { ulid } from 'ulid';
+import type { Config } from '../../config/schema.js';
 import type { Db } from '../../store/db.js';
 import { createJobsRepo, type JobsRepo } from '../../store/jobs-repo.js';
+import { createLogBudgetRepo } from '../../store/log-budget-repo.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { writeJsonAtomic } from './atomic-write.js';
+import { assertLogHeadroom } from './log-headroom.js';
 import { jobPaths } from './paths.js';
 import { reconcileJob, reconcileJobs } from './reconcile.js';
 import { pruneEndedJobs } from './retention.js';
@@ -16,6 +19,22 @@ export interface JobLimits {
   maxQueued: number;
   maxLogBytes: number;
   retentionDays: number;
+  /** jobs.max_total_log_bytes: all job logs of the state directory together. */
+  maxTotalLogBytes: number;
+  /** jobs.min_free_disk_bytes: free space the state directory's filesystem keeps. */
+  minFreeDiskBytes: number;
+}
+
+/** The job limits of a configuration's [jobs] section. */
+export function jobLimitsOf(j: Config['jobs']): JobLimits {
+  return {
+    maxRunning: j.max_running,
+    maxQueued: j.max_queued,
+    maxLogBytes: j.max_log_bytes,
+    retentionDays: j.retention_days,
+    maxTotalLogBytes: j.max_total_log_bytes,
+    minFreeDiskBytes: j.min_free_disk_bytes,
+  };
 }
 
 export interface JobsContext {
@@ -28,7 +47,7 @@ export interface JobsContext {
 }
 
 /** A decided, ready-to-run request (the policy has already produced the stages). */
-export type StartRequest = Omit<JobSpec, 'id' | 'stateDir' | 'dbPath' | 'maxLogBytes' | 'maxRunning'> & { name: string | null; command: string };
+export type StartRequest = Omit<JobSpec, 'id' | 'stateDir' | 'dbPath' | 'maxLogBytes' | 'maxRunning' | 'logBudget'> & { name: string | null; command: string };
 
 const PRUNE_EVERY_MS = 60_000;
 const PID_WAIT_MS = 2000;
@@ -37,17 +56,20 @@ const PID_WAIT_MS = 2000;
 export function createJobService(ctx: JobsContext) {
   const repo: JobsRepo = createJobsRepo(ctx.db);
   const sched = { repo, stateDir: ctx.stateDir, maxRunning: ctx.limits.maxRunning, now: ctx.now };
+  const budget = createLogBudgetRepo(ctx.db);
+  const logBudget = { maxTotalBytes: ctx.limits.maxTotalLogBytes, minFreeDiskBytes: ctx.limits.minFreeDiskBytes };
   let lastPrune = 0;
   const svc = {
     ctx,
     repo,
     /** Queues the job, starts it if a slot is free, and answers once the supervisor reports the pid. */
     async start(req: StartRequest): Promise<{ job: Job; pid: number | null }> {
+      assertLogHeadroom(budget, ctx.stateDir, logBudget);
       const id = ulid();
       const paths = jobPaths(ctx.stateDir, id);
       mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
       const { name, command, ...run } = req;
-      const spec: JobSpec = { ...run, id, stateDir: ctx.stateDir, dbPath: ctx.dbPath, maxLogBytes: ctx.limits.maxLogBytes, maxRunning: ctx.limits.maxRunning };
+      const spec: JobSpec = { ...run, id, stateDir: ctx.stateDir, dbPath: ctx.dbPath, maxLogBytes: ctx.limits.maxLogBytes, maxRunning: ctx.limits.maxRunning, logBudget };
       writeJsonAtomic(paths.spec, spec);
       const created = repo.insertQueued({ id, name, command, createdAt: ctx.now().toISOString(), stdinOpen: req.stdinOpen }, ctx.limits);
       if (created === 'busy') {

@@ -1,5 +1,5 @@
-// The supervisor's wait loop: timeout, cancel requests (file or SIGTERM), stdin close requests,
-// periodic byte-count flushes, and the rule that no process of the tree outlives the job.
+// The supervisor's wait loop: timeout, cancel requests (file or SIGTERM), a limit's stop request,
+// stdin close requests, periodic byte-count flushes, and the rule that no process of the tree outlives the job.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { CgroupHandle } from '../../sandbox/cgroup.js';
@@ -14,7 +14,8 @@ const POLL_MS = 200;
 export interface Ended {
   code: number | null;
   signal: string | null;
-  reason: 'exit' | 'timeout' | 'cancelled';
+  /** `limit`: a limit of the state directory (jobs.max_total_log_bytes, …) stopped the job. */
+  reason: 'exit' | 'timeout' | 'cancelled' | 'limit';
 }
 
 export interface SuperviseOptions {
@@ -24,6 +25,8 @@ export interface SuperviseOptions {
   paths: JobPaths;
   timeoutMs: number;
   relay?: StdinRelay;
+  /** Aborted when a limit requires the job to stop. */
+  limitStop?: AbortSignal;
   /** Called about once a second while the job runs. */
   onTick: () => void;
 }
@@ -56,6 +59,9 @@ export function superviseUntilExit(o: SuperviseOptions): Promise<Ended> {
     const stopper = makeStopper(o, (r) => (reason = r));
     const onTerm = () => stopper.stop('cancelled', requestedGrace(o.paths));
     process.on('SIGTERM', onTerm);
+    const onLimit = () => stopper.stop('limit', DEFAULT_GRACE_MS);
+    if (o.limitStop?.aborted) onLimit();
+    o.limitStop?.addEventListener('abort', onLimit, { once: true });
     const timer = o.timeoutMs > 0 ? setTimeout(() => stopper.stop('timeout', DEFAULT_GRACE_MS), o.timeoutMs) : undefined;
     let ticks = 0;
     const poll = setInterval(() => {
@@ -79,6 +85,7 @@ export function superviseUntilExit(o: SuperviseOptions): Promise<Ended> {
         clearInterval(poll);
         stopper.clear();
         process.off('SIGTERM', onTerm);
+        o.limitStop?.removeEventListener('abort', onLimit);
         o.relay?.dispose(); // the job ended: input still in the FIFO has no reader
         resolve({ ...lastExit, reason });
       };

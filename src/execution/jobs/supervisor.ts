@@ -5,8 +5,10 @@ import { closeSync, writeSync } from 'node:fs';
 import { reapCgroup } from '../kill-tree.js';
 import type { JobsRepo } from '../../store/jobs-repo.js';
 import { readJson, writeJsonAtomic } from './atomic-write.js';
+import { budgetedBytes, budgetedSink } from './budgeted-sink.js';
 import { CappedLog } from './capped-log.js';
 import { CombinedIndexWriter } from './combined-index.js';
+import { DEFAULT_LOG_BUDGET, LogBudget } from './log-budget.js';
 import { jobPathsOfDir, type JobPaths } from './paths.js';
 import { processStartTime } from './proc-identity.js';
 import { startQueued } from './scheduler.js';
@@ -51,7 +53,9 @@ export async function runSupervisor(jobDir: string): Promise<void> {
   writeJsonAtomic(paths.supervisor, info);
   handshake({ pid: procs[0]?.pid ?? null });
   const combined = new CombinedIndexWriter(paths.combinedIndex);
-  wireOutput(children, logs, combined);
+  const limitStop = new AbortController();
+  const budget = new LogBudget({ jobId: spec.id, stateDir: spec.stateDir, dbPath: spec.dbPath, limits: spec.logBudget ?? DEFAULT_LOG_BUDGET, onExhausted: () => limitStop.abort() });
+  wireOutput(children, budgetedSink(logs, combined, budget));
   const relay = spec.stdinOpen && children[0]?.stdin ? new StdinRelay(paths.stdin, children[0].stdin) : undefined;
   let repo: JobsRepo | undefined;
   const onTick = () => {
@@ -59,15 +63,17 @@ export async function runSupervisor(jobDir: string): Promise<void> {
     safely(() => repo?.setCounts(spec.id, countsOf(logs)));
   };
   // Listen for the end before any await, so a command that ends at once is not missed.
-  const ending = superviseUntilExit({ children, pids, cgroup, paths, timeoutMs: spec.timeoutMs, relay, onTick });
+  const ending = superviseUntilExit({ children, pids, cgroup, paths, timeoutMs: spec.timeoutMs, relay, onTick, limitStop: limitStop.signal });
   repo = await openRepo(spec);
   safely(() => repo?.setSupervisor(spec.id, info.supPid, info.supStart));
   safely(() => repo?.setPid(spec.id, procs[0]?.pid ?? null, procs[0]?.start ?? null));
   const ended = await ending;
   combined.close();
+  safely(() => budget.settle(budgetedBytes(logs, combined)));
   const limit = cgroup?.oomKilled() ? 'memory' : cgroup?.pidsLimitHit() ? 'pids' : undefined;
   if (cgroup) await reapCgroup(cgroup);
-  await finish(spec, paths, logs, endOf(ended, logs, limit ? `the ${limit} limit was hit` : null), repo);
+  const note = budget.stopped?.note ?? (limit ? `the ${limit} limit was hit` : null);
+  await finish(spec, paths, logs, endOf(ended, logs, note), repo);
 }
 
 /** Records the end (file first, then the row), then lets the next queued job start. */
@@ -86,18 +92,14 @@ function openLogs(paths: JobPaths, cap: number): Logs {
 }
 
 /** Streams output to the logs chunk by chunk (synchronous appends: nothing is buffered in memory); the combined index records the order. */
-function wireOutput(children: ChildProcess[], logs: Logs, combined: CombinedIndexWriter): void {
-  const sink = (stream: 0 | 1, log: CappedLog) => (c: Buffer) => {
-    const at = log.stored;
-    combined.add(stream, at, log.write(c));
-  };
-  children[children.length - 1]!.stdout!.on('data', sink(0, logs.stdout));
-  for (const child of children) child.stderr!.on('data', sink(1, logs.stderr));
+function wireOutput(children: ChildProcess[], sink: (stream: 0 | 1, chunk: Buffer) => void): void {
+  children[children.length - 1]!.stdout!.on('data', (c: Buffer) => sink(0, c));
+  for (const child of children) child.stderr!.on('data', (c: Buffer) => sink(1, c));
 }
 
 function endOf(ended: Ended, logs: Logs, note: string | null): JobEnd {
   const status =
-    ended.reason === 'cancelled' ? 'cancelled' : ended.reason === 'timeout' ? 'timed_out' : ended.code === 0 ? 'succeeded' : 'failed';
+    ended.reason === 'cancelled' ? 'cancelled' : ended.reason === 'timeout' ? 'timed_out' : ended.code === 0 && ended.reason !== 'limit' ? 'succeeded' : 'failed';
   return { status, exitCode: ended.code, signal: ended.signal, endedAt: new Date().toISOString(), counts: countsOf(logs), note };
 }
 

@@ -4,6 +4,7 @@ import type { Stage } from '../../policy/types.js';
 import type { HostCapabilities } from '../../sandbox/capabilities.js';
 import type { CgroupLimits } from '../../sandbox/cgroup.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
+import type { LogBudgetLimits } from './log-budget.js';
 
 export type EndStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'lost';
 export type JobStatusName = 'queued' | 'running' | EndStatus;
@@ -60,6 +61,8 @@ export interface JobSpec {
   timeoutMs: number;
   stdinOpen: boolean;
   maxLogBytes: number;
+  /** The state directory's job-log budget and free-disk floor (absent in specs written before them). */
+  logBudget?: LogBudgetLimits;
   /** Used by the supervisor to start the next queued job when it ends. */
   maxRunning: number;
   stateDir: string;

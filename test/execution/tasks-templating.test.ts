@@ -194,10 +194,14 @@ describe('task templating on structure (workspace-write, over stdio)', () => {
       steps: [
         { action: 'run_command', parameters: { command: ['touch', 'made-by-step-1'] }, save_as: 'made' },
         { action: 'run_command', parameters: { command: 'touch out-{{context.made.exit_code}}' } },
+        { action: 'list_files', parameters: { path: 'dir-{{context.made.exit_code}}' } },
       ],
     });
     const dry = await t.waitTask(id);
     assert.equal(dry.status, 'completed', JSON.stringify(dry.steps.map((s: any) => s.error)));
+    assert.equal(dry.steps[0].note, 'dry_run', 'a step with side effects does not run');
+    assert.equal(dry.steps[2].note, 'dry_run', 'a read-only adapter waiting for an unknown value does not run either');
+    assert.equal(dry.steps[2].result.would_run.parameters.path, 'dir-{{context.made.exit_code}}');
     const plan = dry.steps[1].result.would_run;
     assert.deepEqual(plan.argv, [['touch', 'out-{{context.made.exit_code}}']]);
     assert.deepEqual(plan.unresolved, ['{{context.made.exit_code}}']);

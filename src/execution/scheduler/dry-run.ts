@@ -6,6 +6,7 @@ import type { ToolDef } from '../../control/tool.js';
 import { decide } from '../../policy/decide.js';
 import { AppError } from '../../shared/errors.js';
 import type { ResolvedCommand } from './command-template.js';
+import { hasRefs } from './context-refs.js';
 import type { SchedulerEnv } from './env.js';
 import { failedOutcome } from './finish-step.js';
 import { COMMAND_TOOLS } from './step-args.js';
@@ -29,7 +30,11 @@ export interface DryRunInput {
  */
 export function readsOnly(env: SchedulerEnv, { step, def, args, command }: DryRunInput): boolean {
   if (step.mode !== 'sync') return false;
-  if (!COMMAND_TOOLS.has(def.name)) return def.annotations.readOnlyHint && !def.annotations.openWorldHint;
+  if (!COMMAND_TOOLS.has(def.name)) {
+    // A placeholder (a value not known in this dry run) left in a parameter: report, do not run.
+    const { context: _ctx, ...params } = args;
+    return def.annotations.readOnlyHint && !def.annotations.openWorldHint && !hasRefs(params);
+  }
   if (def.name !== 'run_command' || !env.policyContext || !command || command.unresolved.length > 0) return false;
   if (args.shell === true || args.network === true) return false;
   const ctx = env.policyContext();

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { taskApp, type TaskApp } from '../helpers/tasks-app.js';
 import { taskClient, type TaskClient } from '../helpers/tasks-client.js';
 import { tempDirs, type TempDirs } from '../helpers/workspace.js';
 
@@ -232,4 +233,35 @@ describe('task templating on structure (workspace-write, over stdio)', () => {
     assert.equal(existsSync(outside), false, 'nothing was written outside the workspace');
     assert.equal(existsSync(join(ws(), 'copy.txt')), false);
   });
+});
+
+describe('task templating into UFO execute_command (a string-only command tool)', () => {
+  let dirs: TempDirs;
+  let t: TaskApp;
+  before(() => {
+    dirs = tempDirs('wb-tmpl-ufo-');
+    t = taskApp(dirs, 'workspace-write', { compat: { ufo: true } });
+  });
+  after(async () => {
+    await t.app.deps.close();
+    dirs.cleanup();
+  });
+
+  for (const [i, [label, name]] of INJECTED_NAMES.entries()) {
+    it(`a listed file name stays one argument of execute_command (${label})`, async () => {
+      mkdirSync(join(dirs.workspace, `u${i}`));
+      writeFileSync(join(dirs.workspace, `u${i}`, name), `ufo ${i}\n`);
+      const res = await t.call('task_create', {
+        steps: [
+          { action: 'run_command', parameters: { command: ['ls', `u${i}`] }, save_as: 'files' },
+          { action: 'execute_command', parameters: { command: `cat u${i}/{{context.files.stdout}}` }, save_as: 'out' },
+        ],
+      });
+      const done = await t.waitTask(res.structuredContent.task_id as string, ['completed', 'paused', 'failed']);
+      assert.equal(done.status, 'completed', JSON.stringify(done.steps.map((s: any) => s.error)));
+      assert.equal(done.context.out.stdout, `ufo ${i}\n`);
+      const found = readdirSync(dirs.workspace, { recursive: true }).map(String).filter((p) => p.split('/').pop() === MARK);
+      assert.deepEqual(found, [], 'the injected command never ran');
+    });
+  }
 });

@@ -7,7 +7,10 @@ import { quoteStages } from './argv-quote.js';
 import type { TaskContext } from './types.js';
 
 /** Tools whose `command` parameter is a command line. */
-export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['run_command', 'job_start']);
+export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['run_command', 'job_start', 'execute_command']);
+
+/** Command tools that take only a string (UFO's execute_command): they get the resolved argvs quoted back exactly. */
+const STRING_ONLY: ReadonlySet<string> = new Set(['execute_command']);
 
 export interface StepArgs {
   args: Record<string, unknown>;
@@ -28,7 +31,7 @@ export function resolveStepArgs(action: string, params: Record<string, unknown>,
     throw new SubstitutionError('context.shell_text', 'this step runs its command through a shell (shell: true), and context values are never put into shell text; drop shell and send the command as argv or as a plain string, where each value becomes one argument');
   }
   const resolved = resolveCommand(command, ctx, opts);
-  args.command = resolved.stages.length === 1 ? resolved.stages[0] : quoteStages(resolved.stages);
+  args.command = resolved.stages.length === 1 && !STRING_ONLY.has(action) ? resolved.stages[0] : quoteStages(resolved.stages);
   return { args, command: resolved };
 }
 

@@ -20,7 +20,7 @@ interface Filler { ctx: TaskContext; opts: ResolveOptions; out: ResolvedCommand 
 // Private-use characters: never produced by the tokenizer, refused in a template.
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const MARK = new RegExp(`${OPEN}(\\d+)${CLOSE}`, 'g');
+const MARK_SOURCE = `${OPEN}(\\d+)${CLOSE}`;
 const WHOLE = new RegExp(`^${REF_SOURCE}$`);
 
 /** Tokenizes a string command with the references masked, then fills each argument. */
@@ -37,7 +37,7 @@ export function resolveCommandString(template: string, ctx: TaskContext, opts: R
   const refs: string[] = [];
   const masked = template.replace(new RegExp(REF_SOURCE, 'g'), (_m, ref: string) => `${OPEN}${refs.push(ref) - 1}${CLOSE}`);
   const stages = tokenize(masked).stages.map((argv, s) =>
-    argv.map((token, a) => token.replace(MARK, (_m, i: string) => fill(refs[Number(i)]!, f, { stage: s + 1, arg: a }))),
+    argv.map((token, a) => token.replace(new RegExp(MARK_SOURCE, 'g'), (_m, i: string) => fill(refs[Number(i)]!, f, { stage: s + 1, arg: a }))),
   );
   return done(f.out, stages);
 }

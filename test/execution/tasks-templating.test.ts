@@ -101,6 +101,19 @@ describe('task templating on structure (workspace-write, over stdio)', () => {
     noMarker();
   });
 
+  it('a job step (mode: job) gets the same structure: one argument, nothing injected', async () => {
+    const id = await t.createTask({
+      steps: [
+        { action: 'run_command', parameters: { command: ['ls', 'in0'] }, save_as: 'files' },
+        { action: 'run_command', mode: 'job', parameters: { command: 'cat in0/{{context.files.stdout}}' }, save_as: 'job' },
+      ],
+    });
+    const done = await t.waitTask(id);
+    assert.equal(done.status, 'completed', JSON.stringify(done.steps.map((s: any) => s.error)));
+    assert.equal(done.context.job.stdout, 'content 0\n');
+    noMarker();
+  });
+
   it('an embedded reference (--opt={{…}}) replaces only its part of one argument', async () => {
     const id = await t.createTask({
       dry_run: true,

@@ -28,8 +28,7 @@ export function createLineSplitter(maxBytes: number, sink: LineSink) {
       size += piece.length;
       return;
     }
-    const all = Buffer.concat([...parts, piece]);
-    over = { bytes: size, head: Buffer.from(all.subarray(0, KEEP)), tail: Buffer.alloc(0) };
+    over = { bytes: size, head: headOf([...parts, piece]), tail: Buffer.alloc(0) };
     keepTail(over, piece);
     parts = [];
     size = 0;
@@ -62,4 +61,15 @@ function keepTail(o: OversizedLine, piece: Buffer): void {
   o.bytes += piece.length;
   const joined = o.tail.length + piece.length > KEEP * 2 ? Buffer.concat([o.tail, piece.subarray(Math.max(0, piece.length - KEEP))]) : Buffer.concat([o.tail, piece]);
   o.tail = Buffer.from(joined.subarray(Math.max(0, joined.length - KEEP)));
+}
+
+function headOf(parts: Buffer[]): Buffer {
+  const head: Buffer[] = [];
+  let n = 0;
+  for (const p of parts) {
+    if (n >= KEEP) break;
+    head.push(p.subarray(0, KEEP - n));
+    n += Math.min(p.length, KEEP - n);
+  }
+  return Buffer.concat(head);
 }

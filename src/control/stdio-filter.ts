@@ -1,50 +1,56 @@
 // Screens stdio input line by line: a line that is not JSON, or not a JSON-RPC message, gets a
-// JSON-RPC error answer (-32700 / -32600, id null) instead of the silence the SDK gives it;
-// everything valid passes through untouched to the SDK transport.
+// JSON-RPC error answer (-32700 / -32600) instead of the silence the SDK gives it; a line over
+// MAX_MESSAGE_BYTES is answered with an error and dropped as it streams in (never held whole), so
+// the SDK's own read buffer (10 MiB, past which it closes the transport for good) never sees it.
+// Everything valid passes through untouched, one line per chunk, to the SDK transport.
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
+import { scanJsonRpcId } from './jsonrpc-id-scan.js';
+import { createLineSplitter, type OversizedLine } from './stdio-line-split.js';
 
-const MAX_LINE = 16 * 1024 * 1024;
+/** The largest stdio message Workbench reads (SPEC §4.1a); below the SDK's 10 MiB buffer. */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** Builds the filter; `out` receives the error answers. */
-export function createStdioFilter(out: Writable): Transform {
-  let pending = '';
-  let discarding = false;
+export function createStdioFilter(out: Writable, maxBytes = MAX_MESSAGE_BYTES): Transform {
   const reject = (code: number, message: string, id: unknown = null) =>
     out.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
-  const screen = (line: string, push: (s: string) => void) => {
-    if (line.trim() === '') return;
-    let msg: unknown;
-    try {
-      msg = JSON.parse(line);
-    } catch {
-      return void reject(-32700, 'Parse error: the line is not valid JSON');
-    }
-    const problem = invalidRequest(msg);
-    if (problem) return void reject(-32600, `Invalid Request: ${problem}`, idOf(msg));
-    push(`${line}\n`);
+  const tooLarge = (o: OversizedLine) => {
+    const id = scanJsonRpcId(o.head.toString('utf8'), o.tail.toString('utf8'));
+    const mib = (maxBytes / 1048576).toFixed(0);
+    reject(-32600, `Invalid Request: the message is ${o.bytes} bytes, over the ${maxBytes}-byte (${mib} MiB) limit; it was discarded. Pass large data through a file in the workspace instead.`, id);
   };
-  return new Transform({
+  let transform: Transform;
+  const splitter = createLineSplitter(maxBytes, {
+    line: (bytes) => screen(bytes, reject, (b) => transform.push(b)),
+    oversized: tooLarge,
+  });
+  transform = new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
-      pending += chunk.toString('utf8');
-      let i: number;
-      while ((i = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, i);
-        pending = pending.slice(i + 1);
-        if (discarding) discarding = false;
-        else screen(line, (s) => this.push(s));
-      }
-      if (pending.length > MAX_LINE) {
-        pending = '';
-        if (!discarding) reject(-32600, `Invalid Request: message over ${MAX_LINE} bytes`);
-        discarding = true;
-      }
+      splitter.push(chunk);
       done();
     },
     flush(done: TransformCallback) {
-      if (!discarding) screen(pending, (s) => this.push(s));
+      splitter.end();
       done();
     },
   });
+  return transform;
+}
+
+type Reject = (code: number, message: string, id?: unknown) => void;
+
+function screen(bytes: Buffer, reject: Reject, push: (b: Buffer) => void): void {
+  const line = bytes.toString('utf8');
+  if (line.trim() === '') return;
+  let msg: unknown;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return void reject(-32700, 'Parse error: the line is not valid JSON');
+  }
+  const problem = invalidRequest(msg);
+  if (problem) return void reject(-32600, `Invalid Request: ${problem}`, idOf(msg));
+  push(Buffer.concat([bytes, Buffer.from('\n')]));
 }
 
 function invalidRequest(msg: unknown): string | undefined {

@@ -38,16 +38,20 @@ describe('dry run and confirm (workspace-write)', () => {
     assert.equal(existsSync(made), true);
   });
 
-  it('fails a denied step with the policy rule and still ends completed', async () => {
+  it('checks every step, and a step the policy refuses makes the dry run end failed with its rule (SPEC §3.4)', async () => {
     const res = await t.call('task_create', {
       dry_run: true,
       steps: [{ action: 'run_command', parameters: { command: ['mkfs.ext4', '/dev/sda'] } }, { action: 'run_command', parameters: { command: ['ls'] } }],
     });
-    const dry = await t.waitTask(res.structuredContent.task_id as string, ['completed', 'paused', 'failed']);
-    assert.equal(dry.status, 'completed');
+    const id = res.structuredContent.task_id as string;
+    const dry = await t.waitTask(id, ['completed', 'paused', 'failed']);
+    assert.equal(dry.status, 'failed');
     assert.equal(dry.steps[0].status, 'failed');
     assert.equal(typeof dry.steps[0].result.rule, 'string');
-    assert.equal(dry.steps[1].status, 'success');
+    assert.match(dry.status_reason, new RegExp(`step 1 \\(run_command\\) by rule ${dry.steps[0].result.rule.replace(/\./g, '\\.')}`));
+    assert.equal(dry.steps[1].status, 'success', 'the later steps are still checked');
+    const confirm = await t.call('task_confirm', { task_id: id });
+    assert.equal(confirm.structuredContent.error_class, 'invalid_params', 'a refused plan cannot be confirmed');
   });
 
   it('task_cancel stops the executing step and skips the rest', async () => {

@@ -50,7 +50,7 @@ export function taskTools(deps: AppDeps): ToolDef[] {
   const create = defineTool({
     name: 'task_create',
     description:
-      'Start a flow of up to 100 tool steps in the background; returns task_id at once. Step results go to context[save_as]; later parameters use {{context.key.path}}. A failed step pauses the task (on_failure) for task_resume. dry_run checks every step against policy without running it. Poll task_status.',
+      'Start a flow of up to 100 tool steps in the background; returns task_id at once. Step results go to context[save_as]; later parameters use {{context.key.path}}. A failed step pauses the task (on_failure) for task_resume. dry_run runs only the steps that read and checks the others against policy, showing the argv each would run. Poll task_status.',
     schemas: () => ({
       input: z.object({
         name: z.string().max(200).optional(),

@@ -1,8 +1,12 @@
 // Resolves {{context.key.path}} references in step parameters against the task context.
+// Command strings are not resolved here: command-template.ts tokenizes them first.
+import { AppError } from '../../shared/errors.js';
 import type { TaskContext } from './types.js';
 
 const WHOLE = /^\{\{\s*context\.([^{}\s]+)\s*\}\}$/;
-const ANY = /\{\{\s*context\.([^{}\s]+)\s*\}\}/g;
+
+/** Matches one reference; group 1 is the path after `context.`. Use with a fresh `g` regex per scan. */
+export const REF_SOURCE = String.raw`\{\{\s*context\.([^{}\s]+)\s*\}\}`;
 
 /** A reference that names nothing in the context; the step fails with this message. */
 export class MissingContextError extends Error {
@@ -12,10 +16,21 @@ export class MissingContextError extends Error {
   }
 }
 
+/** A substituted value that cannot go where it was put; the message names the substitution. */
+export class SubstitutionError extends AppError {
+  constructor(rule: string, message: string) {
+    super(rule.startsWith('arg.') ? 'policy_denied' : 'invalid_params', message, { rule });
+    this.name = 'SubstitutionError';
+  }
+}
+
 export interface ResolveOptions {
   /** Keys an earlier step will save (dry run): references to them stay as literal placeholders. */
   placeholders?: ReadonlySet<string>;
 }
+
+/** What a reference resolved to: a value, or (dry run) a placeholder for a value not known yet. */
+export type RefValue = { known: true; value: unknown } | { known: false; placeholder: string };
 
 /** Looks up `a.b.0.c` in the context; undefined when any segment is missing. */
 export function lookupPath(ctx: TaskContext, path: string): unknown {
@@ -25,6 +40,14 @@ export function lookupPath(ctx: TaskContext, path: string): unknown {
     cur = (cur as Record<string, unknown>)[seg];
   }
   return cur;
+}
+
+/** The value of one reference, a placeholder (dry run, saved by an earlier step), or MissingContextError. */
+export function refValue(ref: string, ctx: TaskContext, opts: ResolveOptions, field: string): RefValue {
+  const v = lookupPath(ctx, ref);
+  if (v !== undefined) return { known: true, value: v };
+  if (opts.placeholders?.has(ref.split(/[.[]/)[0]!)) return { known: false, placeholder: `{{context.${ref}}}` };
+  throw new MissingContextError(ref, field || 'parameters');
 }
 
 /** Returns a copy of `value` with every reference replaced; a whole-string reference keeps its JSON type. */
@@ -41,18 +64,27 @@ export function resolveRefs(value: unknown, ctx: TaskContext, opts: ResolveOptio
 
 function resolveString(s: string, ctx: TaskContext, opts: ResolveOptions, field: string): unknown {
   const whole = WHOLE.exec(s);
-  if (whole) return lookupOrThrow(whole[1]!, ctx, opts, field);
-  return s.replace(ANY, (_m, ref: string) => {
-    const v = lookupOrThrow(ref, ctx, opts, field);
+  if (whole) return checked(whole[1]!, refValue(whole[1]!, ctx, opts, field), field);
+  return s.replace(new RegExp(REF_SOURCE, 'g'), (_m, ref: string) => {
+    const v = checked(ref, refValue(ref, ctx, opts, field), field);
     return typeof v === 'string' ? v : JSON.stringify(v);
   });
 }
 
-function lookupOrThrow(ref: string, ctx: TaskContext, opts: ResolveOptions, field: string): unknown {
-  const v = lookupPath(ctx, ref);
-  if (v !== undefined) return v;
-  if (opts.placeholders?.has(ref.split(/[.[]/)[0]!)) return `{{context.${ref}}}`;
-  throw new MissingContextError(ref, field || 'parameters');
+function checked(ref: string, r: RefValue, field: string): unknown {
+  if (!r.known) return r.placeholder;
+  if (containsNul(r.value)) {
+    throw new SubstitutionError('context.nul', `the value of {{context.${ref}}} (substituted into parameter '${field || 'parameters'}') contains a NUL byte, which no parameter may hold; save a value without it`);
+  }
+  return r.value;
+}
+
+/** True when any string inside `v` holds a NUL byte. */
+export function containsNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\0');
+  if (Array.isArray(v)) return v.some(containsNul);
+  if (v && typeof v === 'object') return Object.values(v).some(containsNul);
+  return false;
 }
 
 /** True when any string inside `value` holds a context reference. */

@@ -1,7 +1,7 @@
 // What the scheduler runs on: the two repositories, the tool table, and how a step invokes a tool.
 import type { WireResult } from '../../control/envelope.js';
 import type { ToolDef } from '../../control/tool.js';
-import type { Profile } from '../../policy/types.js';
+import type { PolicyContext, Profile } from '../../policy/types.js';
 import type { Db } from '../../store/db.js';
 import { createTaskStepsRepo, type TaskStepsRepo } from '../../store/task-steps-repo.js';
 import { createTasksRepo, type TasksRepo } from '../../store/tasks-repo.js';
@@ -20,6 +20,8 @@ export interface SchedulerEnv extends TaskStore {
   tools(): Map<string, ToolDef>;
   invoke: StepInvoker;
   profile: Profile;
+  /** The server's policy context; a dry run uses it to tell the steps that only read (shadow mode). */
+  policyContext?: () => PolicyContext;
   leaseMs: number;
   log(event: string, data: Record<string, unknown>): void;
 }

@@ -1,16 +1,16 @@
 // Runs one claimed step: run_if, context references, then dry run, durable job, or a tool call.
-import type { WireResult } from '../../control/envelope.js';
-import type { ToolDef } from '../../control/tool.js';
-import { MissingContextError, resolveRefs } from './context-refs.js';
-import { dryRunStep } from './dry-run.js';
+import { AppError } from '../../shared/errors.js';
+import { MissingContextError } from './context-refs.js';
+import { dryRunStep, RAN_READ_ONLY, readsOnly, type DryRunInput } from './dry-run.js';
 import type { SchedulerEnv } from './env.js';
 import { failedOutcome } from './finish-step.js';
 import { runJobStep } from './job-step.js';
+import { resolveStepArgs, type StepArgs } from './step-args.js';
 import { shouldRun } from './step-plan.js';
+import { outcomeOf, runSync, type StepRun } from './sync-step.js';
 import type { StepOutcome, StepRecord, TaskContext } from './types.js';
 
-/** `release`: the step could not start now (busy) and goes back to pending; `abandon`: the claim was lost. */
-export type StepRun = StepOutcome | 'release' | 'abandon';
+export { outcomeOf, type StepRun };
 
 /** Executes a step this runner owns and returns how it ended. */
 export async function executeStep(env: SchedulerEnv, step: StepRecord, owner: string, signal: AbortSignal): Promise<StepRun> {
@@ -26,43 +26,43 @@ export async function executeStep(env: SchedulerEnv, step: StepRecord, owner: st
   }
   const def = env.tools().get(step.action);
   if (!def) return failedOutcome(`action '${step.action}' is not a tool this server exposes; check [adapters] enabled`);
-  const ctx = env.tasks.context(step.taskId);
-  let args: Record<string, unknown>;
-  try {
-    args = resolveRefs(step.parameters, ctx, task.dryRun ? { placeholders: savedKeys(env, step) } : {}) as Record<string, unknown>;
-  } catch (err) {
-    if (err instanceof MissingContextError) return failedOutcome(err.message, 'missing_context');
-    throw err;
-  }
+  const ctx = task.dryRun ? shadowContext(env, step) : env.tasks.context(step.taskId);
+  const resolved = resolveOrFail(step, ctx, task.dryRun ? { placeholders: savedKeys(env, step) } : {});
+  if (!('args' in resolved)) return resolved;
+  const { args, command } = resolved;
   if ('context' in def.input.shape && args.context === undefined) args.context = ctx;
-  if (task.dryRun) return dryRunStep(env, { step, def, args, signal });
+  if (task.dryRun) return shadowStep(env, { step, def, args, command, signal });
   if (step.mode === 'job') return runJobStep(env, { step, owner, args, signal });
   return runSync(env, step, def, args, signal);
 }
 
-async function runSync(env: SchedulerEnv, step: StepRecord, def: ToolDef, args: Record<string, unknown>, signal: AbortSignal): Promise<StepRun> {
-  const ac = new AbortController();
-  const onAbort = () => ac.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  if (step.timeoutMs !== null) {
-    if (def.name === 'run_command' && args.timeout_ms === undefined) args.timeout_ms = step.timeoutMs;
-    else timer = setTimeout(() => ac.abort('timeout'), step.timeoutMs);
-  }
+function resolveOrFail(step: StepRecord, ctx: TaskContext, opts: { placeholders?: Set<string> }): StepArgs | StepOutcome {
   try {
-    return outcomeOf(await env.invoke(def, args, ac.signal));
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', onAbort);
+    return resolveStepArgs(step.action, step.parameters, ctx, opts);
+  } catch (err) {
+    if (err instanceof MissingContextError) return failedOutcome(err.message, 'missing_context');
+    if (err instanceof AppError) return failedOutcome(err.message, 'refused', { allowed: false, rule: err.rule ?? null, error_class: err.errorClass });
+    throw err;
   }
 }
 
-/** Maps a tool's wire result to a step outcome: `success` true → success, anything else → failed. */
-export function outcomeOf(res: WireResult): StepRun {
-  const sc = res.structuredContent;
-  if (res.isError && sc.error_class === 'busy') return 'release';
-  if (sc.success === true) return { status: 'success', result: sc, error: null, note: null };
-  return failedOutcome(typeof sc.error === 'string' ? sc.error : 'the tool reported failure', null, sc);
+/** A dry-run step: runs for real when it only reads, else reports what it would run. */
+async function shadowStep(env: SchedulerEnv, input: DryRunInput): Promise<StepRun> {
+  if (!readsOnly(env, input)) return dryRunStep(env, input);
+  const run = await runSync(env, input.step, input.def, input.args, input.signal);
+  return typeof run === 'string' ? run : { ...run, note: RAN_READ_ONLY };
+}
+
+/**
+ * The context a dry-run step sees: the task's context plus what earlier steps that ran for real
+ * (read-only, in this dry run) saved. Nothing is written to the task's context during a dry run.
+ */
+function shadowContext(env: SchedulerEnv, step: StepRecord): TaskContext {
+  const ctx = env.tasks.context(step.taskId);
+  for (const s of env.steps.forTask(step.taskId)) {
+    if (s.stepNumber < step.stepNumber && s.saveAs && s.note === RAN_READ_ONLY && s.result != null) ctx[s.saveAs] = s.result;
+  }
+  return ctx;
 }
 
 function savedKeys(env: SchedulerEnv, step: StepRecord): Set<string> {

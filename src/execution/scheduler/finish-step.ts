@@ -1,6 +1,6 @@
 // Records how a step ended and advances its task, in one transaction.
 import type { TaskStore } from './env.js';
-import { taskEventAfter } from './step-plan.js';
+import { dryRunRefusal, taskEventAfter } from './step-plan.js';
 import { applyTaskEvent } from './task-events.js';
 import { stepTransition } from './transitions.js';
 import type { StepOutcome, StepRecord } from './types.js';
@@ -20,9 +20,10 @@ export function finishStep(store: TaskStore, step: StepRecord, owner: string | n
     }
     // A cancelled (or otherwise stopped) task keeps its status; the step row still records what happened.
     if (task.status !== 'running') return true;
+    const hasOpen = store.steps.hasOpen(task.id);
     const next = taskEventAfter({
-      outcome, onFailure: step.onFailure, stepNumber: step.stepNumber, action: step.action,
-      dryRun: task.dryRun, hasOpen: store.steps.hasOpen(task.id),
+      outcome, onFailure: step.onFailure, stepNumber: step.stepNumber, action: step.action, dryRun: task.dryRun, hasOpen,
+      dryRunRefusal: task.dryRun && !hasOpen ? dryRunRefusal(store.steps.forTask(task.id)) : null,
     });
     if (next) applyTaskEvent(store, task, next.event, { reason: next.reason });
     return true;

@@ -29,6 +29,7 @@ export function ensureScheduler(deps: AppDeps): Scheduler {
       tools: () => toolMap(buildTools(deps)),
       invoke: (def, args, signal) => invokeTool(deps, gates, def, args, { transport: 'task', signal }),
       profile: deps.runtime.profile,
+      policyContext: () => deps.policyContext(),
       leaseMs: deps.config.scheduler.lease_ms,
       log: (event, data) => deps.logger.warn({ event, ...data }),
     };

@@ -2,7 +2,7 @@
 import type { ToolDef } from '../../control/tool.js';
 import type { Profile } from '../../policy/types.js';
 import type { TaskEvent } from './transitions.js';
-import type { OnFailure, RunIf, StepMode, StepOutcome, StepSpec, StepStatus } from './types.js';
+import type { OnFailure, RunIf, StepMode, StepOutcome, StepRecord, StepSpec, StepStatus } from './types.js';
 
 /** run_command's synchronous limit; a longer step runs as a durable job. */
 export const SYNC_LIMIT_MS = 30_000;
@@ -17,14 +17,29 @@ export function shouldRun(runIf: RunIf, previous: StepStatus | undefined): boole
   return runIf === 'failure' ? failed : !failed;
 }
 
+/** The note of a dry-run step that ran for real because it only reads (shadow mode). */
+export const RAN_READ_ONLY = 'dry_run_read';
+
 /** What a finished step does to its task: a task event with its reason, or nothing (go on). */
-export function taskEventAfter(o: { outcome: StepOutcome; onFailure: OnFailure; stepNumber: number; action: string; dryRun: boolean; hasOpen: boolean }): { event: TaskEvent; reason: string | null } | null {
-  // A dry run checks every step and always ends completed; failures are reported per step.
+export function taskEventAfter(o: { outcome: StepOutcome; onFailure: OnFailure; stepNumber: number; action: string; dryRun: boolean; hasOpen: boolean; dryRunRefusal?: string | null }): { event: TaskEvent; reason: string | null } | null {
+  // A dry run checks every step; it ends failed when any check refused a step, else completed.
   if (o.outcome.status === 'failed' && !o.dryRun && o.onFailure !== 'continue') {
     const reason = `step ${o.stepNumber} (${o.action}) failed: ${o.outcome.error ?? 'unknown error'}`;
     return { event: o.onFailure === 'abort' ? 'fail' : 'pause', reason };
   }
-  return o.hasOpen ? null : { event: 'complete', reason: null };
+  if (o.hasOpen) return null;
+  return o.dryRun && o.dryRunRefusal ? { event: 'fail', reason: o.dryRunRefusal } : { event: 'complete', reason: null };
+}
+
+/**
+ * The first step a dry run refused (policy, schema, substitution, missing context), as a task
+ * reason; null when every check passed. A read-only step that ran for real and failed is not a refusal.
+ */
+export function dryRunRefusal(steps: readonly StepRecord[]): string | null {
+  const s = steps.find((x) => x.status === 'failed' && x.note !== RAN_READ_ONLY);
+  if (!s) return null;
+  const rule = (s.result as { rule?: unknown } | null)?.rule;
+  return `dry run refused step ${s.stepNumber} (${s.action})${typeof rule === 'string' ? ` by rule ${rule}` : ''}: ${s.error ?? 'unknown error'}`;
 }
 
 /**

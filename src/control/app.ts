@@ -10,6 +10,7 @@ import { createAuditRepo } from '../store/audit-repo.js';
 import { openDb } from '../store/db.js';
 import type { AppDeps, Store } from './deps.js';
 import { realPolicyFs } from './real-policy-fs.js';
+import { redactingLogger, serverRedactor } from './redaction.js';
 import { Gate } from './gate.js';
 import type { Gates } from './invoke.js';
 import { buildTools } from './registry.js';
@@ -29,7 +30,8 @@ export function createDeps(config: Config, runtime: Runtime, logger: Logger): Ap
   const deps: AppDeps & { close(): Promise<void> } = {
     config,
     runtime,
-    logger,
+    // Every log line of the planes passes the same redactor as the tool results.
+    logger: redactingLogger(logger, () => serverRedactor(deps)),
     version: packageVersion(),
     store() {
       if (!store) {

@@ -1,5 +1,5 @@
 // env_vars: the server's environment, sorted, with secret-looking values masked.
-import { isSecretName } from '../../policy/env-rules.js';
+import { isSecretName } from '../../policy/secret-names.js';
 
 export interface EnvVar {
   name: string;

@@ -1,0 +1,67 @@
+// Redaction of the server's own secret values from text and structured results. Pure: the caller
+// gathers the values (token, configured secrets, secret-named variables: src/control/redaction.ts).
+
+/** What replaces a secret value. */
+export const REDACTED = '[REDACTED]';
+/**
+ * The threshold: a value shorter than 8 characters is not treated as a secret (it would match
+ * ordinary words and numbers everywhere); the API token is 43 characters.
+ */
+export const MIN_SECRET_CHARS = 8;
+
+/** Values that appear in ordinary output too often to be anybody's secret, even when a secret-named variable holds them. */
+const COMMON = new Set([
+  'true', 'false', 'enabled', 'disabled', 'undefined', 'localhost', 'password', 'changeme', 'example', 'default',
+  'secret', 'username', '127.0.0.1', '0.0.0.0', 'xxxxxxxx', 'redacted', '[redacted]', 'development', 'production',
+]);
+
+/**
+ * True when `value` can be a secret worth redacting: at least MIN_SECRET_CHARS characters, not a
+ * common word, not only digits (numbers are everywhere in output), not a single repeated character,
+ * and not a filesystem path (`/home/u/key.json` says where a secret is, which is not secret).
+ */
+export function isRedactable(value: string): boolean {
+  if (value.length < MIN_SECRET_CHARS || COMMON.has(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value) || /^(.)\1*$/s.test(value)) return false;
+  return !looksLikePath(value);
+}
+
+// An absolute or home-relative path with at least two components and no blanks.
+function looksLikePath(v: string): boolean {
+  if (!/^~?\/[^\s]*$/.test(v)) return false;
+  return v.split('/').filter((c) => c !== '' && c !== '~').length >= 2;
+}
+
+/** Replaces secret values in strings and in every string of a JSON-like value. */
+export interface Redactor {
+  text(s: string): string;
+  value<T>(v: T): T;
+}
+
+/** A redactor for these values (filtered by isRedactable); replaces longer values first. */
+export function createRedactor(values: Iterable<string>): Redactor {
+  const kept = [...new Set([...values].filter(isRedactable))].sort((a, b) => b.length - a.length);
+  if (kept.length === 0) return { text: (s) => s, value: (v) => v };
+  const pattern = new RegExp(kept.map(escapeRegExp).join('|'), 'g');
+  const text = (s: string): string => (s.length < MIN_SECRET_CHARS ? s : s.replace(pattern, REDACTED));
+  const value = <T>(v: T): T => redactDeep(v, text, 0) as T;
+  return { text, value };
+}
+
+const MAX_DEPTH = 64;
+
+function redactDeep(v: unknown, text: (s: string) => string, depth: number): unknown {
+  if (typeof v === 'string') return text(v);
+  if (typeof v !== 'object' || v === null || v instanceof Date || ArrayBuffer.isView(v)) return v;
+  // Deeper than any result we build: flattened to text rather than passed through unredacted.
+  if (depth > MAX_DEPTH) return text(JSON.stringify(v) ?? '');
+  if (Array.isArray(v)) return v.map((x) => redactDeep(x, text, depth + 1));
+  if (v instanceof Error) return { type: v.name, message: text(v.message), stack: v.stack === undefined ? undefined : text(v.stack) };
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[text(k)] = redactDeep(x, text, depth + 1);
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -75,6 +75,7 @@ export function policyContextFor(config: Config, runtime: Runtime, privateTmp = 
     writeRoots: runtime.writeRoots,
     stateDir: runtime.stateDir,
     homeDir: runtime.homeDir,
+    serverPid: process.pid,
     networkAllowed: config.policy.allow_network,
     systemPath: SYSTEM_PATH,
     extraAllowed: config.policy.extra_allowed_commands,

@@ -29,7 +29,7 @@ const PREFIXES: readonly string[] = [
 export const SYSTEM_SECRETS: readonly string[] = [...EXACT, ...PREFIXES];
 
 // Another process's environment, memory, open files, root or cwd: each is a way around the path rules.
-const PROC_PRIVATE = /^\/proc\/(?:\d+|self|thread-self)(?:\/task\/\d+)?\/(?:environ|mem|pagemap|root|cwd|fd|map_files)(?:\/|$)/;
+const PROC_PRIVATE = /^\/proc\/(?:\d+|self|thread-self)(?:\/task\/\d+)?\/(?:environ|mem|pagemap|root|cwd|fd|fdinfo|map_files|auxv|syscall|stack)(?:\/|$)/;
 const SSH_HOST_KEY = /^\/etc\/ssh\/[^/]*_key(?:$|[^.])/;
 
 /** True when `p` is, or is inside, a location that is inside root. Strings must be normalized. */

@@ -31,6 +31,8 @@ export interface PolicyContext {
    * shared /tmp and is neither readable nor writable by policy. Undefined = private.
    */
   privateTmp?: boolean;
+  /** The server's own pid: its /proc entries are never visible to a request (proc-paths.ts). */
+  serverPid?: number;
   /** Whether the config allows `network: true` requests at all. */
   networkAllowed: boolean;
   /** The fixed PATH executables are resolved against. */

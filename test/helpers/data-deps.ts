@@ -36,6 +36,7 @@ export function makeDataDeps(config: Record<string, unknown> = {}, now = () => n
     capabilities: () => (caps ??= detectCapabilities()),
     policyContext: () => ({
       ...runtime,
+      serverPid: process.pid,
       networkAllowed: cfg.policy.allow_network,
       systemPath: SYSTEM_PATH,
       fs: { realpath: (p) => tryReal(p), isExecutable: () => false },

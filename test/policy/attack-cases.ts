@@ -351,6 +351,12 @@ export const ATTACKS: AttackRow[] = [
   ['ro', 'cat /proc/thread-self/environ', 'path.sensitive'],
   ['ro', 'cat /proc/self/task/1/environ', 'path.sensitive'],
   ['ro', 'cat /proc/kcore', 'path.sensitive'],
+  ['ro', 'cat /proc/1/fdinfo/0', 'path.sensitive'],
+  ['ro', 'cat /proc/1/auxv', 'path.sensitive'],
+  ['ro', 'cat /proc/self/syscall', 'path.sensitive'],
+  // The server's own process, named by pid (inside the sandbox the pid is another process or none).
+  ['ro+ww', `cat /proc/${process.pid}/cmdline`, 'path.server_process', { ctx: { serverPid: process.pid } }],
+  ['ro', `ls /proc/${process.pid}/`, 'path.server_process', { ctx: { serverPid: process.pid } }],
   ['ro+ww', 'cat /root/.ssh/id_rsa', 'path.sensitive'],
   ['ro+ww', 'cat @HOME@/.ssh/id_rsa', 'path.sensitive'],
   ['ro', 'cat @HOME@/.aws/credentials', 'path.sensitive'],

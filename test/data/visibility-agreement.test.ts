@@ -63,6 +63,11 @@ const SAME: Array<[string, Kind, string]> = [
   ['/proc/1/fdinfo', 'dir', 'path.sensitive'],
   ['/proc/1/auxv', 'file', 'path.sensitive'],
   ['/proc/1/root/etc/hostname', 'file', 'path.sensitive'],
+  ['/proc/1/exe', 'file', 'path.sensitive'],
+  ['/proc/1/pagemap', 'file', 'path.sensitive'],
+  ['/proc/1/clear_refs', 'file', 'path.sensitive'],
+  ['/proc/1/task', 'dir', 'ok'],
+  ['/proc/1/net/dev', 'file', 'ok'],
   ['/proc/1/cwd', 'dir', 'path.sensitive'],
   ['/proc/self/environ', 'file', 'path.sensitive'],
   ['/proc/self/fd', 'dir', 'path.sensitive'],
@@ -133,6 +138,6 @@ describe('walks apply the same rule to every entry', () => {
     const r = await call(tools, 'list_files', { path: '/proc/1', include_hidden: true, limit: 1000 });
     const names = r.data.files.map((f: { path: string }) => f.path);
     assert.ok(names.includes('status'), names.join(','));
-    for (const hidden of ['environ', 'mem', 'fd', 'fdinfo', 'auxv', 'root', 'cwd']) assert.ok(!names.includes(hidden), `${hidden} listed`);
+    for (const hidden of ['environ', 'mem', 'fd', 'fdinfo', 'auxv', 'root', 'cwd', 'exe', 'pagemap']) assert.ok(!names.includes(hidden), `${hidden} listed`);
   });
 });

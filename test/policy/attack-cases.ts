@@ -354,6 +354,9 @@ export const ATTACKS: AttackRow[] = [
   ['ro', 'cat /proc/1/fdinfo/0', 'path.sensitive'],
   ['ro', 'cat /proc/1/auxv', 'path.sensitive'],
   ['ro', 'cat /proc/self/syscall', 'path.sensitive'],
+  ['ro', 'cat /proc/1/exe', 'path.sensitive'],
+  ['ro', 'cat /proc/1/pagemap', 'path.sensitive'],
+  ['ro', 'cat /proc/1/some_future_entry', 'path.sensitive'],
   // The server's own process, named by pid (inside the sandbox the pid is another process or none).
   ['ro+ww', `cat /proc/${process.pid}/cmdline`, 'path.server_process', { ctx: { serverPid: process.pid } }],
   ['ro', `ls /proc/${process.pid}/`, 'path.server_process', { ctx: { serverPid: process.pid } }],

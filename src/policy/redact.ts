@@ -23,11 +23,11 @@ const COMMON = new Set([
 export function isRedactable(value: string): boolean {
   if (value.length < MIN_SECRET_CHARS || COMMON.has(value.toLowerCase())) return false;
   if (/^\d+$/.test(value) || /^(.)\1*$/s.test(value)) return false;
-  return !looksLikePath(value);
+  return !isLocation(value);
 }
 
-// An absolute or home-relative path with at least two components and no blanks.
-function looksLikePath(v: string): boolean {
+/** True for an absolute or home-relative path with at least two components and no blanks: where a secret is, not a secret. */
+export function isLocation(v: string): boolean {
   if (!/^~?\/[^\s]*$/.test(v)) return false;
   return v.split('/').filter((c) => c !== '' && c !== '~').length >= 2;
 }

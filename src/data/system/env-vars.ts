@@ -1,4 +1,7 @@
-// env_vars: the server's environment, sorted, with secret-looking values masked.
+// env_vars: the server's environment, sorted, with secret values masked by name (the same exact rule
+// as redaction: a location such as GOOGLE_APPLICATION_CREDENTIALS=/path/key.json stays visible;
+// credentials inside URLs are redacted by the envelope).
+import { isLocation } from '../../policy/redact.js';
 import { isSecretName } from '../../policy/secret-names.js';
 
 export interface EnvVar {
@@ -16,8 +19,8 @@ export function listEnv(env: NodeJS.ProcessEnv, filter?: string): EnvVar[] {
     .filter((name) => f === undefined || name.toLowerCase().includes(f))
     .sort()
     .map((name) => {
-      const masked = isSecretName(name);
       const raw = env[name] ?? '';
+      const masked = isSecretName(name) && !isLocation(raw);
       return { name, value: masked ? '****' : raw.length > MAX_VALUE ? raw.slice(0, MAX_VALUE) + '…' : raw, masked };
     });
 }

@@ -50,7 +50,7 @@ export function assertPath(p: string, cwd: string, ctx: PolicyContext, opts: Pat
   if (isInside(abs, ctx.stateDir) || isInside(real, ctx.stateDir)) {
     deny('path.state_dir', `${p} is inside Workbench's own state directory, which commands may not touch`);
   }
-  if (reachesServerProcess(abs, real, viewer, ctx.serverPid)) {
+  if (reachesServerProcess(abs, real, viewer, (pid) => isServerPid(pid, ctx))) {
     const why = viewer === 'adapter' ? `; for ${p} that is the server itself (use run_command, whose /proc/self is its own sandboxed process)` : '';
     deny('path.server_process', `${p} is Workbench's own server process (its environment, descriptors and command line), which no request may read${why}`);
   }
@@ -113,7 +113,14 @@ export function realOf(abs: string, ctx: PolicyContext): string {
  */
 export function isVisibleEntry(real: string, ctx: PolicyContext, viewer: Viewer): boolean {
   if (isSensitivePath(real, ctx.homeDir) || isInside(real, ctx.stateDir)) return false;
-  return !reachesServerProcess(real, real, viewer, ctx.serverPid);
+  // Entries come from readdir, which never lists a thread's pid: the server's pid is enough here.
+  return !reachesServerProcess(real, real, viewer, (pid) => pid === ctx.serverPid);
+}
+
+/** The server's pid, or one of its threads' ids (each has an openable /proc/<tid>). */
+function isServerPid(pid: number, ctx: PolicyContext): boolean {
+  if (ctx.serverPid === undefined) return false;
+  return pid === ctx.serverPid || ctx.fs.threadGroupOf?.(pid) === ctx.serverPid;
 }
 
 function hasDotDot(p: string): boolean {

@@ -28,13 +28,14 @@ export function namesOwnProcess(abs: string, real: string): boolean {
 
 /**
  * True when the path, opened by `viewer`, would reach the server's own process: for an adapter,
- * any alias of its own process or the server's pid; for a command, the server's pid named outright
- * or reached through a link that is not the command's own /proc/self.
+ * any alias of its own process; for both, a pid directory of the server (or of one of its threads,
+ * `isServer` knows) named outright or reached through a link that is not a command's own /proc/self.
  */
-export function reachesServerProcess(abs: string, real: string, viewer: Viewer, serverPid: number | undefined): boolean {
+export function reachesServerProcess(abs: string, real: string, viewer: Viewer, isServer: (pid: number) => boolean): boolean {
   const own = namesOwnProcess(abs, real);
   if (viewer === 'adapter' && own) return true;
-  if (serverPid === undefined) return false;
-  if (pidOf(abs) === serverPid) return true;
-  return !own && pidOf(real) === serverPid;
+  const named = pidOf(abs);
+  if (named !== null && isServer(named)) return true;
+  const reached = pidOf(real);
+  return !own && reached !== null && isServer(reached);
 }

@@ -3,7 +3,7 @@
 // both must give the same verdict with the same rule. A second table lists the names that denote a
 // different object for each viewer — the viewer's own process and /tmp — with the verdict each gets.
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -18,6 +18,8 @@ const tools = fileTools(d.deps);
 // The adapters' own context, with the real executable lookup the command side needs.
 const ctx: PolicyContext = { ...d.deps.policyContext(), fs: realPolicyFs };
 const pid = process.pid;
+// A thread of this (server) process: /proc/<tid> is openable though readdir never lists it.
+const tid = readdirSync(`/proc/${pid}/task`).find((t) => t !== String(pid));
 mkdirSync(join(d.ws, 'sub'));
 writeFileSync(join(d.ws, 'sub', 'a.txt'), 'hello\n');
 writeFileSync(join(d.stateDir, 'api-token'), 'not-a-real-token-but-long\n');
@@ -77,6 +79,8 @@ const SAME: Array<[string, Kind, string]> = [
   [`/proc/${pid}/cmdline`, 'file', 'path.server_process'],
   [`/proc/${pid}/status`, 'file', 'path.server_process'],
   [`/proc/${pid}/task`, 'dir', 'path.server_process'],
+  [`/proc/${tid}/status`, 'file', 'path.server_process'],
+  [`/proc/${tid}`, 'dir', 'path.server_process'],
   ['server-link', 'dir', 'path.server_process'],
   ['server-link/status', 'file', 'path.server_process'],
   // A workspace link to /proc/self: policy resolves links as the server sees them, so it cannot

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import type { AppDeps } from '../../src/control/deps.js';
 import type { ToolDef, ToolOutcome } from '../../src/control/tool.js';
+import { realPolicyFs } from '../../src/control/real-policy-fs.js';
 import { detectCapabilities, SYSTEM_PATH, type HostCapabilities } from '../../src/sandbox/capabilities.js';
 
 export interface DataDeps {
@@ -39,7 +40,7 @@ export function makeDataDeps(config: Record<string, unknown> = {}, now = () => n
       serverPid: process.pid,
       networkAllowed: cfg.policy.allow_network,
       systemPath: SYSTEM_PATH,
-      fs: { realpath: (p) => tryReal(p), isExecutable: () => false },
+      fs: { realpath: (p) => tryReal(p), isExecutable: () => false, threadGroupOf: realPolicyFs.threadGroupOf },
     }),
     service: <T>(name: string, create: () => T) => (services.has(name) ? services.get(name) : services.set(name, create()).get(name)) as T,
     onClose: () => undefined,

@@ -1,17 +1,29 @@
 // The server's secret values and the one redactor built from them. Every way out goes through it:
 // tool results (envelope.ts), the job log resources (tools/jobs.ts), REST and batch answers (they
 // are tool results), audit arguments (invoke.ts) and every log line (redactingLogger below).
-import { readFileSync, statSync } from 'node:fs';
-import { createRedactor, type Redactor } from '../policy/redact.js';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { createRedactor, isLocation, type Redactor } from '../policy/redact.js';
 import { secretPartsOf } from '../policy/secret-names.js';
 import type { AppDeps } from './deps.js';
 import { tokenFile } from './token-file.js';
 import type { Logger } from './logger.js';
 
-/** The values a redactor hides: the token file's content, secret parts of the environment, configured secret variables. */
+/** True for a path that exists here, `~/` meaning the home directory. */
+export function pathExists(p: string): boolean {
+  return existsSync(p.startsWith('~/') ? `${homedir()}${p.slice(1)}` : p);
+}
+
+/**
+ * The values a redactor hides: the token file's content, secret parts of the environment (less
+ * locations: GOOGLE_APPLICATION_CREDENTIALS=/path/key.json names where a secret is), and the
+ * values of the configured secret variables (taken whole: the person said they are secrets).
+ */
 export function serverSecretValues(env: NodeJS.ProcessEnv, configured: readonly string[], token: string | undefined): string[] {
   const out: string[] = [];
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) out.push(...secretPartsOf(name, value));
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined) out.push(...secretPartsOf(name, value).filter((v) => !isLocation(v, pathExists)));
+  }
   for (const name of configured) {
     const value = env[name];
     if (value !== undefined) out.push(value);

@@ -17,19 +17,22 @@ const COMMON = new Set([
 
 /**
  * True when `value` can be a secret worth redacting: at least MIN_SECRET_CHARS characters, not a
- * common word, not only digits (numbers are everywhere in output), not a single repeated character,
- * and not a filesystem path (`/home/u/key.json` says where a secret is, which is not secret).
+ * common word, not only digits (numbers are everywhere in output), not a single repeated character.
  */
 export function isRedactable(value: string): boolean {
   if (value.length < MIN_SECRET_CHARS || COMMON.has(value.toLowerCase())) return false;
-  if (/^\d+$/.test(value) || /^(.)\1*$/s.test(value)) return false;
-  return !isLocation(value);
+  return !/^\d+$/.test(value) && !/^(.)\1*$/s.test(value);
 }
 
-/** True for an absolute or home-relative path with at least two components and no blanks: where a secret is, not a secret. */
-export function isLocation(v: string): boolean {
-  if (!/^~?\/[^\s]*$/.test(v)) return false;
-  return v.split('/').filter((c) => c !== '' && c !== '~').length >= 2;
+/**
+ * True when `value` is a location: it reads as an absolute (or ~/) path of two or more components
+ * and it, or its directory, exists (`exists` is the caller's disk check). `/home/u/key.json` says
+ * where a secret is, which is not secret; a key that merely starts with `/` names no directory.
+ */
+export function isLocation(value: string, exists: (path: string) => boolean): boolean {
+  if (!/^~?\/[^\s]*$/.test(value)) return false;
+  if (value.split('/').filter((c) => c !== '' && c !== '~').length < 2) return false;
+  return exists(value) || exists(value.slice(0, value.lastIndexOf('/')));
 }
 
 /** Replaces secret values in strings and in every string of a JSON-like value. */

@@ -69,7 +69,20 @@ test('error messages and the log lines (arguments included) are redacted', async
   assert.ok(!logged.includes(CONFIGURED) && !logged.includes(LATE_TOKEN), logged);
 });
 
-test('serverSecretValues: secret parts of the environment, configured names, the token; not settings', () => {
-  const env = { GITHUB_TOKEN: 'ghp_abcdefgh12345678', WORKBENCH_HOME: '/srv/wb', AWS_CA_BUNDLE: '/etc/ca.pem', ODD: 'odd-value-1234' };
-  assert.deepEqual(serverSecretValues(env, ['ODD'], 'tok-tok-tok-tok-tok').sort(), ['ghp_abcdefgh12345678', 'odd-value-1234', 'tok-tok-tok-tok-tok'].sort());
+test('serverSecretValues: secret parts of the environment, configured names, the token; not settings nor locations', () => {
+  const env = {
+    GITHUB_TOKEN: 'ghp_abcdefgh12345678',
+    WORKBENCH_HOME: '/srv/wb',
+    AWS_CA_BUNDLE: '/etc/ca.pem',
+    ODD: 'odd-value-1234',
+    // A secret name holding a location (here: a file in the workspace) is not a secret value...
+    GOOGLE_APPLICATION_CREDENTIALS: join(ws, 'notes.txt'),
+    SERVICE_CREDENTIALS: join(ws, 'not-yet-created.json'),
+    // ...but key material that merely starts with a slash is.
+    AWS_SECRET_ACCESS_KEY: '/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  };
+  assert.deepEqual(
+    serverSecretValues(env, ['ODD'], 'tok-tok-tok-tok-tok').sort(),
+    ['ghp_abcdefgh12345678', 'odd-value-1234', 'tok-tok-tok-tok-tok', '/K7MDENG/bPxRfiCYEXAMPLEKEY'].sort(),
+  );
 });

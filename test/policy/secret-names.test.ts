@@ -2,7 +2,7 @@
 // dropped from a child's environment (broad). Two tables each: secrets, and settings that are not.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor, isRedactable, MIN_SECRET_CHARS, REDACTED } from '../../src/policy/redact.js';
+import { createRedactor, isLocation, isRedactable, MIN_SECRET_CHARS, REDACTED } from '../../src/policy/redact.js';
 import { dropFromChildEnv, isSecretName, secretPartsOf } from '../../src/policy/secret-names.js';
 
 /** Redacts `value` as the server would if variable `name` held it. */
@@ -50,7 +50,6 @@ const NOT_SECRETS: Array<[string, string]> = [
   ['AWS_DEFAULT_REGION', 'ap-southeast-2'],
   ['SSH_AUTH_SOCK', '/tmp/ssh-XXXXabcd/agent.12345'],
   ['KUBECONFIG', '/home/dev/.kube/config-prod'],
-  ['GOOGLE_APPLICATION_CREDENTIALS', '/home/dev/gcp/service-account.json'],
   ['SECRET_FILE', '/run/secrets/db-password'],
   ['TOKENIZERS_PARALLELISM', 'false-but-long'],
   ['DATABASE_URL', 'postgres://db.internal:5432/app'],
@@ -93,11 +92,18 @@ describe('redaction: settings and locations (value verbatim)', () => {
 });
 
 describe('redaction threshold', () => {
-  it(`values under ${MIN_SECRET_CHARS} characters, common words, numbers, one repeated character and paths are ignored`, () => {
-    for (const v of ['abc1234', 'true', 'changeme', 'password', 'localhost', '1234567890123', 'xxxxxxxxxx', '/home/u/key.json', '~/.config/token']) {
-      assert.equal(isRedactable(v), false, v);
-    }
+  it(`values under ${MIN_SECRET_CHARS} characters, common words, numbers and one repeated character are ignored`, () => {
+    for (const v of ['abc1234', 'true', 'changeme', 'password', 'localhost', '1234567890123', 'xxxxxxxxxx']) assert.equal(isRedactable(v), false, v);
     for (const v of ['abcd1234', 'ghp_6yT4kQ2m', '/tokenwithoneslash', 'x9-long-enough']) assert.equal(isRedactable(v), true, v);
+  });
+  it('a location is a path-shaped value that exists, or whose directory exists; key material that starts with / is not', () => {
+    const disk = new Set(['/home/u', '/etc/ssl/certs/ca.pem']);
+    const exists = (p: string) => disk.has(p);
+    assert.equal(isLocation('/home/u/key.json', exists), true);
+    assert.equal(isLocation('/etc/ssl/certs/ca.pem', exists), true);
+    assert.equal(isLocation('/K7MDENG/bPxRfiCYEXAMPLEKEY', exists), false);
+    assert.equal(isLocation('/tokenwithoneslash', exists), false);
+    assert.equal(isLocation('not a path', exists), false);
   });
   it('a short value in a secret-named variable is not redacted from ordinary output', () => {
     assert.equal(redactAs('API_TOKEN', 'abc'), 'before abc after');

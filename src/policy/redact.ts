@@ -48,22 +48,37 @@ export function createRedactor(values: Iterable<string>): Redactor {
   const pattern = new RegExp(kept.map(escapeRegExp).join('|'), 'g');
   // includes() per value first: most text holds no secret, and a plain search is cheaper than the regex.
   const text = (s: string): string => (s.length >= MIN_SECRET_CHARS && kept.some((k) => s.includes(k)) ? s.replace(pattern, REDACTED) : s);
-  const value = <T>(v: T): T => redactDeep(v, text, 0) as T;
+  const value = <T>(v: T): T => redactDeep(v, text, new Set()) as T;
   return { text, value };
 }
 
 const MAX_DEPTH = 64;
 
-function redactDeep(v: unknown, text: (s: string) => string, depth: number): unknown {
+// Copies v with every string (and key) redacted. `path` holds the objects above v: a cycle becomes
+// '[Circular]'; anything deeper than MAX_DEPTH is flattened to redacted text, never passed through.
+function redactDeep(v: unknown, text: (s: string) => string, path: Set<object>): unknown {
   if (typeof v === 'string') return text(v);
   if (typeof v !== 'object' || v === null || v instanceof Date || ArrayBuffer.isView(v)) return v;
-  // Deeper than any result we build: flattened to text rather than passed through unredacted.
-  if (depth > MAX_DEPTH) return text(JSON.stringify(v) ?? '');
-  if (Array.isArray(v)) return v.map((x) => redactDeep(x, text, depth + 1));
+  if (path.has(v)) return '[Circular]';
+  if (path.size >= MAX_DEPTH) return text(safeJson(v));
   if (v instanceof Error) return { type: v.name, message: text(v.message), stack: v.stack === undefined ? undefined : text(v.stack) };
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[text(k)] = redactDeep(x, text, depth + 1);
-  return out;
+  path.add(v);
+  try {
+    if (Array.isArray(v)) return v.map((x) => redactDeep(x, text, path));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[text(k)] = redactDeep(x, text, path);
+    return out;
+  } finally {
+    path.delete(v);
+  }
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? '';
+  } catch {
+    return '[Unserializable]';
+  }
 }
 
 function escapeRegExp(s: string): string {

@@ -114,6 +114,20 @@ describe('redaction threshold', () => {
     assert.equal(r.text('x abcdefgh-ijkl y abcdefgh'), `x ${REDACTED} y ${REDACTED}`);
     assert.deepEqual(r.value({ a: ['abcdefgh'], abcdefgh: 1, n: 2, b: { c: 'q abcdefgh' } }), { a: [REDACTED], [REDACTED]: 1, n: 2, b: { c: `q ${REDACTED}` } });
   });
+  it('errors keep their message and stack, redacted; cycles and very deep values never pass through unredacted', () => {
+    const r = createRedactor(['abcdefgh']);
+    const err = new Error('failed with abcdefgh');
+    const out = r.value({ err } as unknown) as { err: { type: string; message: string; stack: string } };
+    assert.equal(out.err.type, 'Error');
+    assert.equal(out.err.message, `failed with ${REDACTED}`);
+    assert.ok(!out.err.stack.includes('abcdefgh'));
+    const cyclic: Record<string, unknown> = { s: 'abcdefgh' };
+    cyclic.self = cyclic;
+    assert.deepEqual(r.value(cyclic), { s: REDACTED, self: '[Circular]' });
+    let deep: unknown = 'x abcdefgh';
+    for (let i = 0; i < 100; i++) deep = [deep];
+    assert.ok(!JSON.stringify(r.value(deep)).includes('abcdefgh'));
+  });
   it('regex metacharacters in a secret are literal', () => {
     assert.equal(createRedactor(['a.b*c+d?e']).text('a.b*c+d?e aXbbcdde'), `${REDACTED} aXbbcdde`);
   });

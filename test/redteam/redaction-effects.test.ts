@@ -104,9 +104,13 @@ describe('secrets are absent from every output', () => {
 
 describe('locations are not secrets', () => {
   test('a WORKBENCH_HOME path and an AWS_CA_BUNDLE path come back verbatim', async () => {
+    const started = await call('job_start', { command: ['cat', 'paths.txt'] });
+    const id = String((started.structured as { job_id: string }).job_id);
+    await call('job_wait', { job_id: id, timeout_ms: 20_000 });
     for (const [label, r] of [
       ['read_file', await call('read_file', { path: 'paths.txt' })],
       ['run_command', await call('run_command', { command: ['cat', 'paths.txt'] })],
+      ['job_output', await call('job_output', { job_id: id, stream: 'stdout' })],
     ] as const) {
       const out = both(r);
       assert.ok(out.includes(`state=${dirs.state}`), `${label}: WORKBENCH_HOME path altered: ${out}`);

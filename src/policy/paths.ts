@@ -113,6 +113,7 @@ export function realOf(abs: string, ctx: PolicyContext): string {
  */
 export function isVisibleEntry(real: string, ctx: PolicyContext, viewer: Viewer): boolean {
   if (isSensitivePath(real, ctx.homeDir) || isInside(real, ctx.stateDir)) return false;
+  if (!real.startsWith('/proc/') && !real.startsWith('/dev/')) return true;
   // Entries come from readdir, which never lists a thread's pid: the server's pid is enough here.
   return !reachesServerProcess(real, real, viewer, (pid) => pid === ctx.serverPid);
 }

@@ -87,6 +87,13 @@ const log = z
   })
   .strict();
 
+const secrets = z
+  .object({
+    /** Extra environment variables whose values are secrets (redacted like the API token), for names the built-in rule does not know. */
+    env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).default([]),
+  })
+  .strict();
+
 const compat = z
   .object({
     ufo: z.boolean().default(false),
@@ -106,6 +113,7 @@ export const ConfigSchema = z
     adapters: adapters.prefault({}),
     log: log.prefault({}),
     compat: compat.prefault({}),
+    secrets: secrets.prefault({}),
   })
   .strict();
 

@@ -18,6 +18,7 @@ const NOTES: Record<string, string> = {
   adapters: 'enabled: list of tool names to expose (omit for all). skip_dirs are not walked by default.',
   log: 'Log level (stderr, JSON lines); args = true also logs raw tool arguments.',
   compat: 'ufo = true exposes execute_command/get_system_info (UFO Linux MCP server shapes).',
+  secrets: 'env: names of variables whose values are secrets, redacted like the API token (names with TOKEN, PASSWORD, _KEY … are already).',
 };
 
 /** The commented default config file. */

@@ -11,6 +11,7 @@ import { openDb } from '../store/db.js';
 import { AppError } from '../shared/errors.js';
 import type { AppDeps, Store } from './deps.js';
 import { realPolicyFs } from './real-policy-fs.js';
+import { redactingLogger, serverRedactor } from './redaction.js';
 import { Gate } from './gate.js';
 import type { Gates } from './invoke.js';
 import { buildTools } from './registry.js';
@@ -31,7 +32,8 @@ export function createDeps(config: Config, runtime: Runtime, logger: Logger): Ap
   const deps: AppDeps & { close(): Promise<void> } = {
     config,
     runtime,
-    logger,
+    // Every log line of the planes passes the same redactor as the tool results.
+    logger: redactingLogger(logger, () => serverRedactor(deps)),
     version: packageVersion(),
     store() {
       if (!store) {
@@ -79,6 +81,7 @@ export function policyContextFor(config: Config, runtime: Runtime, privateTmp = 
     writeRoots: runtime.writeRoots,
     stateDir: runtime.stateDir,
     homeDir: runtime.homeDir,
+    serverPid: process.pid,
     networkAllowed: config.policy.allow_network,
     systemPath: SYSTEM_PATH,
     extraAllowed: config.policy.extra_allowed_commands,

@@ -1,5 +1,7 @@
-// The one place that turns outcomes and errors into MCP tool results (SPEC §2).
+// The one place that turns outcomes and errors into MCP tool results (SPEC §2), and so the one
+// place tool results are redacted: structured content and text alike pass the server's redactor.
 import { z } from 'zod';
+import type { Redactor } from '../policy/redact.js';
 import { AppError, ERROR_CLASSES, toAppError } from '../shared/errors.js';
 import type { ToolDef, ToolOutcome } from './tool.js';
 
@@ -24,19 +26,21 @@ export function outputSchemaFor(def: ToolDef): z.ZodObject {
   return z.object({ ...envelopeFields, ...fields });
 }
 
-/** A result the tool produced: success, or a failure that is data (isError false). */
-export function outcomeResult(outcome: ToolOutcome): WireResult {
-  const structured: Record<string, unknown> = outcome.failure
+/** A result the tool produced: success, or a failure that is data (isError false); secrets redacted. */
+export function outcomeResult(outcome: ToolOutcome, redactor: Redactor): WireResult {
+  const raw: Record<string, unknown> = outcome.failure
     ? { success: false, error: outcome.failure.error, error_class: outcome.failure.errorClass, ...outcome.data }
     : { success: true, ...outcome.data };
-  return { content: [{ type: 'text', text: outcome.text ?? JSON.stringify(structured) }], structuredContent: structured, isError: false };
+  const structured = redactor.value(raw);
+  const text = outcome.text === undefined ? JSON.stringify(structured) : redactor.text(outcome.text);
+  return { content: [{ type: 'text', text }], structuredContent: structured, isError: false };
 }
 
-/** A request that could not be carried out (isError true). Unknown errors become `internal`. */
-export function errorResult(err: unknown): WireResult {
+/** A request that could not be carried out (isError true); secrets redacted. Unknown errors become `internal`. */
+export function errorResult(err: unknown, redactor: Redactor): WireResult {
   const app = toAppError(err);
-  const message = app.hint ? `${app.message}; ${app.hint}` : app.message;
-  const structured: Record<string, unknown> = { ...app.details, success: false, error: message, error_class: app.errorClass };
+  const message = redactor.text(app.hint ? `${app.message}; ${app.hint}` : app.message);
+  const structured: Record<string, unknown> = { ...(app.details ? (redactor.value(app.details) as Record<string, unknown>) : {}), success: false, error: message, error_class: app.errorClass };
   if (app.rule) structured.rule = app.rule;
   const text = `error (${app.errorClass}${app.rule ? `, rule ${app.rule}` : ''}): ${message}`;
   return { content: [{ type: 'text', text }], structuredContent: structured, isError: true };

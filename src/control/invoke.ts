@@ -3,6 +3,7 @@
 import type { AppDeps } from './deps.js';
 import { errorResult, outcomeResult, parseArgs, type WireResult } from './envelope.js';
 import type { Gate } from './gate.js';
+import { serverRedactor } from './redaction.js';
 import type { ToolContext, ToolDef } from './tool.js';
 import { AppError } from '../shared/errors.js';
 
@@ -49,9 +50,9 @@ export async function invokeTool(deps: AppDeps, gates: Gates, def: ToolDef, rawA
     await deps.loadCapabilities(); // once per process; later calls get the settled promise
     const outcome = await def.handler(args, { signal, requestId, sessionId: info.sessionId, transport: info.transport });
     truncated = outcome.truncated === true;
-    result = outcomeResult(outcome);
+    result = outcomeResult(outcome, serverRedactor(deps));
   } catch (err) {
-    result = errorResult(err);
+    result = errorResult(err, serverRedactor(deps));
     if (!(err instanceof AppError)) deps.logger.error({ event: 'tool_internal_error', ...base, err });
   } finally {
     release?.();
@@ -93,7 +94,7 @@ function record(deps: AppDeps, result: WireResult, info: RecordInfo): void {
       errorClass,
       resultBytes,
       truncated,
-      args: deps.config.log.args ? JSON.stringify(redactArgs(rawArgs)) : undefined,
+      args: deps.config.log.args ? JSON.stringify(serverRedactor(deps).value(redactArgs(rawArgs))) : undefined,
     });
   } catch (err) {
     deps.logger.error({ event: 'audit_failed', err: (err as Error).message });

@@ -1,5 +1,5 @@
 // The real filesystem behind the policy layer's injected PolicyFs (policy itself never touches the disk).
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { PolicyFs } from '../policy/types.js';
 
 /** realpath via the native call, and executable checks without exceptions on the common miss. */
@@ -19,6 +19,14 @@ export const realPolicyFs: PolicyFs = {
       return true;
     } catch {
       return false;
+    }
+  },
+  threadGroupOf(pid) {
+    try {
+      const m = /^Tgid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      return m ? Number(m[1]) : null;
+    } catch {
+      return null;
     }
   },
 };

@@ -1,7 +1,8 @@
 // Environment policy: caller-supplied variables may not inject code into the programs Workbench
 // runs (loader, shell, interpreter and git overrides), and the server's own secrets never reach a
-// child or an output.
+// child (redaction from output is redact.ts, with the exact rule of secret-names.ts).
 import { PolicyDenial, refuse } from './denial.js';
+import { dropFromChildEnv } from './secret-names.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -38,50 +39,14 @@ export function checkEnv(env: Record<string, string> | undefined): void {
   }
 }
 
-const SECRET_WORDS = ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'CREDENTIAL', 'API_KEY', 'APIKEY', 'PRIVATE_KEY', 'ACCESS_KEY', 'SESSION_KEY', 'COOKIE'];
-const AUTH_WORD = /(?:^|_)AUTH(?:$|_|TOKEN|KEY)/;
-const SECRET_EXACT = new Set(['SSH_AUTH_SOCK', 'DATABASE_URL', 'NPM_TOKEN', 'PGPASSWORD', 'MYSQL_PWD', 'REDIS_URL', 'MONGODB_URI', 'SENTRY_DSN', 'KUBECONFIG', 'VAULT_ADDR']);
-const AWS_SAFE = new Set(['AWS_REGION', 'AWS_DEFAULT_REGION']);
-
-/** True for names that look like they hold a secret (`*TOKEN*`, `*_KEY`, `AWS_*`, `WORKBENCH_*`, …). */
-export function isSecretName(name: string): boolean {
-  const n = name.toUpperCase();
-  if (SECRET_EXACT.has(n) || n.startsWith('WORKBENCH_')) return true;
-  if (n.startsWith('AWS_')) return !AWS_SAFE.has(n);
-  if (n.endsWith('_KEY') || n.includes('_KEY_') || n === 'KEY') return true;
-  for (const w of SECRET_WORDS) if (n.includes(w)) return true;
-  return AUTH_WORD.test(n);
-}
-
-/** The server's environment minus secrets and injection variables (PATH is kept: the runner replaces it). */
+/** The server's environment minus secret-looking variables (the broad dropFromChildEnv, not the exact redaction rule) and injection variables (PATH is kept: the runner replaces it). */
 export function filterServerEnv(env: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(env)) {
     const value = env[name];
-    if (value === undefined || isSecretName(name)) continue;
+    if (value === undefined || dropFromChildEnv(name)) continue;
     if (name !== 'PATH' && name !== 'HOME' && name !== 'SHELL' && isInjectionName(name)) continue;
     out[name] = value;
   }
   return out;
-}
-
-/** Replaces every occurrence of each secret value (6+ characters) in text with [REDACTED]. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  const longestFirst = secrets.length > 1 ? [...secrets].sort((a, b) => b.length - a.length) : secrets;
-  for (const s of longestFirst) {
-    if (s.length < 6 || !out.includes(s)) continue;
-    out = out.split(s).join('[REDACTED]');
-  }
-  return out;
-}
-
-/** Values of the secret-looking variables in env, for redact(). */
-export function secretValues(env: Record<string, string | undefined>): string[] {
-  const out: string[] = [];
-  for (const name of Object.keys(env)) {
-    const v = env[name];
-    if (v !== undefined && v.length >= 6 && isSecretName(name)) out.push(v);
-  }
-  return out.sort((a, b) => b.length - a.length);
 }

@@ -28,8 +28,23 @@ const PREFIXES: readonly string[] = [
 /** Absolute system secrets (files and directories), for the sandbox's ETC_SECRETS as well. */
 export const SYSTEM_SECRETS: readonly string[] = [...EXACT, ...PREFIXES];
 
-// Another process's environment, memory, open files, root or cwd: each is a way around the path rules.
-const PROC_PRIVATE = /^\/proc\/(?:\d+|self|thread-self)(?:\/task\/\d+)?\/(?:environ|mem|pagemap|root|cwd|fd|map_files)(?:\/|$)/;
+// A process's own directory holds its environment, memory, open files, root and cwd: each is a way
+// around the path rules. Its entries are decided by an allowlist of what process listings and
+// diagnostics read (status, cmdline, maps, mounts, net, …); any other entry (environ, mem, fd,
+// fdinfo, root, cwd, exe, auxv, syscall, stack, pagemap, map_files, one added by a newer kernel) is private.
+const PROC_PID_ENTRY = /^\/proc\/(?:\d+|self|thread-self)(?:\/task\/\d+)?\/([^/]+)/;
+const PROC_PUBLIC = new Set([
+  'stat', 'statm', 'status', 'cmdline', 'comm', 'cgroup', 'cpuset', 'io', 'limits', 'maps', 'smaps', 'smaps_rollup', 'numa_maps',
+  'sched', 'schedstat', 'wchan', 'oom_score', 'oom_score_adj', 'oom_adj', 'loginuid', 'sessionid', 'mounts', 'mountinfo',
+  'mountstats', 'net', 'ns', 'task', 'attr', 'uid_map', 'gid_map', 'projid_map', 'setgroups', 'autogroup', 'children',
+  'arch_status', 'coredump_filter', 'cpu_resctrl_groups', 'personality', 'timerslack_ns',
+]);
+
+function procPrivate(p: string): boolean {
+  const m = PROC_PID_ENTRY.exec(p);
+  return m !== null && !PROC_PUBLIC.has(m[1]!);
+}
+
 const SSH_HOST_KEY = /^\/etc\/ssh\/[^/]*_key(?:$|[^.])/;
 
 /** True when `p` is, or is inside, a location that is inside root. Strings must be normalized. */
@@ -43,7 +58,7 @@ export function isInside(p: string, root: string): boolean {
 export function isSensitivePath(p: string, homeDir: string): boolean {
   if (EXACT.has(p)) return true;
   for (const pre of PREFIXES) if (isInside(p, pre)) return true;
-  if (p.startsWith('/proc/') && PROC_PRIVATE.test(p)) return true;
+  if (p.startsWith('/proc/') && procPrivate(p)) return true;
   if (p.startsWith('/etc/ssh/') && SSH_HOST_KEY.test(p)) return true;
   return homeSecret(p, homeDir) || homeSecret(p, '/root') || homeSecret(p, userHome(p));
 }

@@ -11,6 +11,11 @@ export interface PolicyFs {
   realpath(p: string): string | null;
   /** true when p exists and is a regular executable file. */
   isExecutable(p: string): boolean;
+  /**
+   * The process (thread group) that /proc/<pid> belongs to: a thread's id has its own /proc
+   * directory, not listed but openable. null when unknown; absent = every pid is its own process.
+   */
+  threadGroupOf?(pid: number): number | null;
 }
 
 /** Everything a decision depends on besides the request itself. */
@@ -31,6 +36,8 @@ export interface PolicyContext {
    * shared /tmp and is neither readable nor writable by policy. Undefined = private.
    */
   privateTmp?: boolean;
+  /** The server's own pid: its /proc entries are never visible to a request (proc-paths.ts). */
+  serverPid?: number;
   /** Whether the config allows `network: true` requests at all. */
   networkAllowed: boolean;
   /** The fixed PATH executables are resolved against. */

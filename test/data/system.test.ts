@@ -46,15 +46,18 @@ test('process_search finds a child by name and pid with its args; CPU% reflects 
 test('env_vars masks secret-looking variables and keeps ordinary ones', async () => {
   process.env.WB_TEST_API_TOKEN = 'tok-123';
   process.env.WB_TEST_PLAIN = 'visible';
+  process.env.WB_TEST_HOME = '/srv/wb-test/state';
+  process.env.WB_TEST_CREDENTIALS = `${ctx.ws}/key.json`;
   try {
     const r = (await call(tools, 'env_vars', { filter: 'wb_test' })).data;
     assert.deepEqual(r.variables, [
       { name: 'WB_TEST_API_TOKEN', value: '****', masked: true },
+      { name: 'WB_TEST_CREDENTIALS', value: `${ctx.ws}/key.json`, masked: false },
+      { name: 'WB_TEST_HOME', value: '/srv/wb-test/state', masked: false },
       { name: 'WB_TEST_PLAIN', value: 'visible', masked: false },
     ]);
   } finally {
-    delete process.env.WB_TEST_API_TOKEN;
-    delete process.env.WB_TEST_PLAIN;
+    for (const n of ['WB_TEST_API_TOKEN', 'WB_TEST_PLAIN', 'WB_TEST_HOME', 'WB_TEST_CREDENTIALS']) delete process.env[n];
   }
 });
 

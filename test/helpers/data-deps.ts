@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import type { AppDeps } from '../../src/control/deps.js';
 import type { ToolDef, ToolOutcome } from '../../src/control/tool.js';
+import { realPolicyFs } from '../../src/control/real-policy-fs.js';
 import { SYSTEM_PATH } from '../../src/sandbox/capabilities.js';
 import { hostCaps } from './host-caps.js';
 
@@ -36,9 +37,10 @@ export function makeDataDeps(config: Record<string, unknown> = {}, now = () => n
     loadCapabilities: async () => hostCaps,
     policyContext: () => ({
       ...runtime,
+      serverPid: process.pid,
       networkAllowed: cfg.policy.allow_network,
       systemPath: SYSTEM_PATH,
-      fs: { realpath: (p) => tryReal(p), isExecutable: () => false },
+      fs: { realpath: (p) => tryReal(p), isExecutable: () => false, threadGroupOf: realPolicyFs.threadGroupOf },
     }),
     service: <T>(name: string, create: () => T) => (services.has(name) ? services.get(name) : services.set(name, create()).get(name)) as T,
     onClose: () => undefined,

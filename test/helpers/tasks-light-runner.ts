@@ -3,6 +3,7 @@
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
 import { errorResult, outcomeResult, parseArgs } from '../../src/control/envelope.js';
+import { createRedactor } from '../../src/policy/redact.js';
 import { defineTool, type ToolDef } from '../../src/control/tool.js';
 import { createTaskStore, toolMap, type SchedulerEnv, type StepInvoker } from '../../src/execution/scheduler/env.js';
 import type { Db } from '../../src/store/db.js';
@@ -24,10 +25,11 @@ export function appendLineTool(file: string): ToolDef {
 
 /** Calls a handler with the same validation and envelope as invokeTool, minus gate and audit. */
 export const directInvoke: StepInvoker = async (def, args, signal) => {
+  const noSecrets = createRedactor([]);
   try {
-    return outcomeResult(await def.handler(parseArgs(def, args), { signal, requestId: 'light', transport: 'task' }));
+    return outcomeResult(await def.handler(parseArgs(def, args), { signal, requestId: 'light', transport: 'task' }), noSecrets);
   } catch (err) {
-    return errorResult(err);
+    return errorResult(err, noSecrets);
   }
 };
 

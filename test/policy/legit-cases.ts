@@ -13,6 +13,10 @@ export const LEGIT: LegitRow[] = [
   ['all', 'cat a'], ['ro', 'cat a b'], ['all', 'cat /etc/os-release'], ['ro', 'cat /etc/passwd'], ['ro', 'cat /etc/hostname'],
   ['ro', 'cat /proc/cpuinfo'], ['ro', 'cat /proc/1/cmdline'], ['ro', 'cat /proc/self/status'], ['ro', 'cat /proc/self/maps'],
   ['ro', 'cat /dev/null'], ['ro', 'cat /dev/stdin'], ['ro', 'cat -'], ['ro', 'cat /etc/ssh/ssh_host_rsa_key.pub'],
+  // With the server's pid known, a command's own /proc/self (and /proc/mounts, /proc/net: links to it) stay readable.
+  ['ro', 'cat /proc/self/status', { ctx: { serverPid: process.pid } }], ['ro', 'ls -l /proc/self/', { ctx: { serverPid: process.pid } }],
+  ['ro', 'cat /proc/mounts', { ctx: { serverPid: process.pid } }], ['ro', 'cat /proc/net/dev', { ctx: { serverPid: process.pid } }],
+  ['ro', 'ls /proc', { ctx: { serverPid: process.pid } }], ['ro', 'cat /dev/stdin', { ctx: { serverPid: process.pid } }],
   ['all', 'head /proc/meminfo'], ['ro', 'head -n 5 a'], ['ro', 'head -5 a'], ['ro', 'head -c 100 a'],
   ['ro', 'tail -n 100 /var/log/syslog'], ['ro', 'tail -n 20 app.log'], ['ro', 'tail -f app.log', JOB],
   ['ro', 'wc -l a'], ['ro', 'wc -c a b'],

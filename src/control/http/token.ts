@@ -1,12 +1,9 @@
 // The HTTP API key: generated on first start, stored 0600 in the state directory.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { tokenFile } from '../token-file.js';
 
-/** Path of the token file. */
-export function tokenFile(stateDir: string): string {
-  return join(stateDir, 'api-token');
-}
+export { tokenFile };
 
 /** Reads the token, creating it when absent. Fails closed: an unreadable or empty file is an error. */
 export function loadOrCreateToken(stateDir: string): string {

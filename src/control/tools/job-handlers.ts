@@ -1,7 +1,6 @@
 // What the job_* tools do: the process's job service, start requests, views and log windows.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { redact } from '../../policy/env-rules.js';
 import { AppError } from '../../shared/errors.js';
 import { viewJob } from '../../execution/jobs/job-view.js';
 import { readJobLog } from '../../execution/jobs/job-log.js';
@@ -13,7 +12,7 @@ import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
 import { decideOrThrow } from './decide-or-throw.js';
 import type { ListArgs, OutputArgs, StartArgs } from './jobs-schema.js';
-import { commandEnv, hardenStages, requireConfinement, sandboxOptions, serverSecrets } from './run-command-exec.js';
+import { commandEnv, hardenStages, requireConfinement, sandboxOptions } from './run-command-exec.js';
 
 /** The job controls the handlers call, loaded with them. */
 export { cancelJob, waitForJob } from '../../execution/jobs/job-control.js';
@@ -98,14 +97,13 @@ export function jobOutcome(deps: AppDeps, job: Job): ToolOutcome {
   return { data: { ...view }, failure: bad ? { error: view.note ? `${why}: ${view.note}` : why, errorClass: cls } : undefined };
 }
 
-/** Reads a window of a job log; server secrets are redacted from the text. */
+/** Reads a window of a job log (raw: the envelope, or the resource, redacts it). */
 export function readOutput(deps: AppDeps, args: OutputArgs, tailByDefault = false): ToolOutcome {
   const job = jobService(deps).get(args.job_id);
   const w = readJobLog(deps.runtime.stateDir, job.id, args.stream, { offset: args.offset, maxBytes: args.max_bytes, tailLines: args.tail_lines, tailByDefault });
   const eof = isEnded(job.status) && w.next_offset >= w.total_bytes;
   const capped = args.stream === 'stderr' ? job.counts.stderrDropped > 0 : args.stream === 'stdout' ? job.counts.stdoutDropped > 0 : job.counts.stdoutDropped + job.counts.stderrDropped > 0;
-  const secrets = serverSecrets(deps);
-  const data = secrets.length > 0 ? redact(w.data, secrets) : w.data;
+  const data = w.data;
   const more = w.next_offset < w.total_bytes ? `; more from offset ${w.next_offset}` : eof ? '; end of log' : '; job still running';
   const text = `${data}\n[${args.stream} bytes ${w.offset}-${w.next_offset} of ${w.total_bytes}${more}${capped ? cutNote(job) : ''}]`;
   return { data: { data, offset: w.offset, next_offset: w.next_offset, eof, total_bytes: w.total_bytes, capped }, truncated: w.next_offset < w.total_bytes, text };

@@ -6,6 +6,7 @@ import { JOB_STATUSES } from '../../execution/jobs/types.js';
 import { AppError } from '../../shared/errors.js';
 import { lazy } from '../../shared/lazy.js';
 import type { AppDeps } from '../deps.js';
+import { serverRedactor } from '../redaction.js';
 import { defineTool, type ToolDef } from '../tool.js';
 import { jobId, listInput, outputInput, startInput, viewShape } from './jobs-schema.js';
 
@@ -120,7 +121,8 @@ export function registerJobResources(server: McpServer, deps: AppDeps): void {
       try {
         const { readOutput } = await handlers();
         const out = readOutput(deps, { job_id: String(vars.job_id), stream, max_bytes: 16_384 }, true);
-        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: String(out.data.data) }] };
+        // Resources are not tool results: they pass the same redactor explicitly.
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: serverRedactor(deps).text(String(out.data.data)) }] };
       } catch (err) {
         if (err instanceof AppError && err.errorClass === 'not_found') throw new ResourceNotFoundError(uri.href, err.message);
         throw err;

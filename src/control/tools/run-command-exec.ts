@@ -1,7 +1,6 @@
-// Glue from an allowed Decision to a bounded run: environment, sandbox options, redaction, rendering.
-import { readFileSync } from 'node:fs';
-import { filterServerEnv, redact, secretValues } from '../../policy/env-rules.js';
-import { tokenFile } from '../http/token.js';
+// Glue from an allowed Decision to a bounded run: environment, sandbox options, rendering (the
+// envelope redacts the output, as it does every tool result).
+import { filterServerEnv } from '../../policy/env-rules.js';
 import type { Decision, Stage } from '../../policy/types.js';
 import { driverOverrides, gitGlobalArgs } from '../../data/git/git-drivers.js';
 import { gitCeilings, gitEnv } from '../../data/git/run-git.js';
@@ -52,22 +51,6 @@ export function sandboxOptions(deps: AppDeps, cwd: string, network: boolean): Sa
   };
 }
 
-/** Values of the server's own secrets (secret-looking variables and the API token), redacted from every output. */
-export function serverSecrets(deps: AppDeps): string[] {
-  return deps.service('server-secrets', () => {
-    const token = readTokenIfAny(deps.runtime.stateDir);
-    return [...secretValues(process.env), ...(token ? [token] : [])];
-  });
-}
-
-function readTokenIfAny(stateDir: string): string | undefined {
-  try {
-    return readFileSync(tokenFile(stateDir), 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * sandbox.require: refuses (unavailable) when a layer the profile promises is missing on this host
  * — bubblewrap and seccomp for the confined profiles, cgroup limits for every profile — and returns
@@ -93,10 +76,10 @@ export function requireConfinement(deps: AppDeps): HostCapabilities {
   return { ...caps, require: promised };
 }
 
-/** Runs an allowed decision and returns the raw run result (secrets redacted). */
+/** Runs an allowed decision and returns the raw run result (redacted where it leaves: envelope.ts). */
 export async function executeDecision(deps: AppDeps, decision: Decision & { allow: true }, opts: ExecOptions): Promise<RunResult> {
   const caps = requireConfinement(deps);
-  const result = await runCommand({
+  return runCommand({
     stages: hardenStages(deps, decision.stages, opts.cwd),
     cwd: opts.cwd,
     env: commandEnv(deps, opts.env),
@@ -113,12 +96,6 @@ export async function executeDecision(deps: AppDeps, decision: Decision & { allo
     },
     onSpawn: opts.onSpawn,
   });
-  const secrets = serverSecrets(deps);
-  if (secrets.length > 0) {
-    result.stdout = redact(result.stdout, secrets);
-    result.stderr = redact(result.stderr, secrets);
-  }
-  return result;
 }
 
 /** Structured result plus the text form: status line, stdout, stderr, truncation notes. */

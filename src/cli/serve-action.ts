@@ -37,7 +37,6 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   } catch (err) {
     fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
   }
-  process.stderr.write(`listening on ${http.url}\n`);
   const stop = async () => {
     app.deps.logger.info({ event: 'shutdown' });
     app.shutdown.abort();
@@ -49,4 +48,6 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   };
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());
+  // Announced only once the handlers are in place: a SIGTERM sent right after this line is handled.
+  process.stderr.write(`listening on ${http.url}\n`);
 }

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { filterServerEnv, redact, secretValues } from '../../policy/env-rules.js';
 import { tokenFile } from '../http/token.js';
 import type { Decision, Stage } from '../../policy/types.js';
-import { driverOverrides, gitGlobalArgs } from '../../data/git/git-drivers.js';
-import { gitCeilings, gitEnv } from '../../data/git/run-git.js';
+import { gitCeilings } from '../../data/git/run-git.js';
+import { checkRepository } from '../../data/git/repo-check/check-repository.js';
+import { gitArgsOf, gitStageTarget } from '../../policy/git-config/git-stage-target.js';
 import { SYSTEM_PATH, type HostCapabilities } from '../../sandbox/capabilities.js';
 import { AppError } from '../../shared/errors.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
@@ -81,8 +82,9 @@ export function requireConfinement(deps: AppDeps): HostCapabilities {
 /** Runs an allowed decision and returns the raw run result (secrets redacted). */
 export async function executeDecision(deps: AppDeps, decision: Decision & { allow: true }, opts: ExecOptions): Promise<RunResult> {
   const caps = requireConfinement(deps);
+  await checkGitStages(deps, decision.stages, opts.cwd);
   const result = await runCommand({
-    stages: hardenStages(deps, decision.stages, opts.cwd),
+    stages: decision.stages,
     cwd: opts.cwd,
     env: commandEnv(deps, opts.env),
     stdin: opts.stdin,
@@ -133,15 +135,15 @@ export function renderRun(r: RunResult): ToolOutcome {
 }
 
 /**
- * In read-only, git stages also get the repository's own filter/textconv drivers overridden (a
- * malicious repo's `.gitattributes` + `filter.x.clean` would otherwise run a program on `git diff`).
+ * Every stage that runs git (in any profile, also behind a wrapper such as `timeout`) is checked
+ * against the repository it would operate on (its cwd with `-C`, or `--git-dir`) before anything
+ * spawns: a repository whose own config could run a program or reach outside the roots is refused
+ * with git.unsafe_config. The single gate for run_command, job_start (and task steps through
+ * them) and UFO's execute_command. Stages are never rewritten with `-c` built from repository text.
  */
-export function hardenStages(deps: AppDeps, stages: Stage[], cwd: string): Stage[] {
-  if (deps.runtime.profile !== 'read-only') return stages;
-  return stages.map((s) => {
-    if (s.name !== 'git') return s;
-    const rest = s.argv.slice(1);
-    const drivers = driverOverrides(s.executable, cwd, gitEnv(), gitGlobalArgs(rest));
-    return drivers.length === 0 ? s : { ...s, argv: [s.argv[0]!, ...drivers, ...rest] };
-  });
+export async function checkGitStages(deps: AppDeps, stages: readonly Stage[], cwd: string): Promise<void> {
+  for (const s of stages) {
+    const args = gitArgsOf(s.argv);
+    if (args !== null) await checkRepository(gitStageTarget(args, cwd), deps.runtime.readRoots);
+  }
 }

@@ -1,0 +1,30 @@
+// The repository config check (SPEC §4.1 "Repository content is data"): before any git runs — the
+// adapters' or a command's — the repository git would use, its includes, pointers and submodules are
+// read (async, bounded, no child process) and judged by the allowlist in policy/git-config.
+import { dirname } from 'node:path';
+import type { GitTarget } from '../../../policy/git-config/git-stage-target.js';
+import { checkGitDir } from './check-git-dir.js';
+import { discoverRepo } from './discover-repo.js';
+import { newCheckCtx } from './meta-reader.js';
+
+export interface RepoCheck {
+  /** The work tree (or bare git directory) git would use; null when there is no repository. */
+  repository: string | null;
+  /** How many git directories (the repository and its submodules) were checked. */
+  gitDirs: number;
+}
+
+/** Throws PolicyDenial git.unsafe_config when the repository at `target` is not known harmless. */
+export async function checkRepository(target: GitTarget, roots: readonly string[]): Promise<RepoCheck> {
+  const ctx = await newCheckCtx(roots);
+  if (target.gitDir !== undefined) {
+    await checkGitDir(ctx, target.gitDir, target.workTree ?? target.cwd);
+    return { repository: target.gitDir, gitDirs: ctx.seen.size };
+  }
+  // The same ceilings git gets (GIT_CEILING_DIRECTORIES = the roots' parents, see gitCeilings).
+  const ceilings = ctx.roots.map((r) => dirname(r)).filter((d) => d !== '/' || ctx.roots.includes('/'));
+  const found = await discoverRepo(ctx, target.cwd, ceilings);
+  if (found === null) return { repository: null, gitDirs: 0 };
+  await checkGitDir(ctx, found.gitDir, target.workTree ?? found.workTree);
+  return { repository: found.workTree ?? found.gitDir, gitDirs: ctx.seen.size };
+}

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { filterServerEnv, redact, secretValues } from '../../policy/env-rules.js';
 import { tokenFile } from '../http/token.js';
 import type { Decision, Stage } from '../../policy/types.js';
+import { PolicyDenial, type Deny } from '../../policy/denial.js';
 import { gitCeilings } from '../../data/git/run-git.js';
 import { checkRepository } from '../../data/git/repo-check/check-repository.js';
 import { gitArgsOf, gitStageTarget } from '../../policy/git-config/git-stage-target.js';
@@ -145,5 +146,16 @@ export async function checkGitStages(deps: AppDeps, stages: readonly Stage[], cw
   for (const s of stages) {
     const args = gitArgsOf(s.argv);
     if (args !== null) await checkRepository(gitStageTarget(args, cwd), deps.runtime.readRoots);
+  }
+}
+
+/** checkGitStages as a Decision for policy_check: the denial, or null when every git stage passes. */
+export async function gitStagesDenial(deps: AppDeps, stages: readonly Stage[], cwd: string): Promise<Deny | null> {
+  try {
+    await checkGitStages(deps, stages, cwd);
+    return null;
+  } catch (err) {
+    if (err instanceof PolicyDenial) return err.toDecision();
+    throw err;
   }
 }

@@ -1,0 +1,85 @@
+// Red team (issue 10, findings 1, 2, 3, 5): a repository's own content must not make git run a
+// program or read outside the roots. Every corpus repository is refused with git.unsafe_config,
+// naming the key, by the git adapters and by run_command / job_start git — effect-based: no marker
+// file appears outside the roots, and no canary from outside the roots appears in any output.
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { testApp } from '../helpers/app.js';
+import { CORPUS, type CorpusCase } from './git-unsafe-config-corpus.js';
+
+type App = ReturnType<typeof testApp>;
+const CANARY = 'CANARY-7f3e9a1c-outside-roots';
+
+function plantAll(t: App): void {
+  mkdirSync(join(t.outside, 'markers'));
+  for (const c of CORPUS) c.plant({ repo: join(t.ws, c.name), outside: t.outside, touch: `touch ${t.outside}/markers/${c.name}`, canary: CANARY });
+}
+
+function assertRefused(r: { s: Record<string, any>; isError: boolean; text: string }, c: CorpusCase, what: string): void {
+  assert.equal(r.isError, true, `${c.name}: ${what} was not refused: ${r.text.slice(0, 300)}`);
+  assert.equal(r.s.rule, 'git.unsafe_config', `${c.name}: ${what}: ${r.text}`);
+  assert.ok(r.text.toLowerCase().includes(c.names.toLowerCase()), `${c.name}: ${what}: the refusal must name ${c.names}: ${r.text}`);
+}
+
+function assertNoEffects(t: App, outputs: string[]): void {
+  assert.deepEqual(readdirSync(join(t.outside, 'markers')), [], 'a repository-configured program ran');
+  for (const o of outputs) assert.ok(!o.includes(CANARY), `content from outside the roots leaked: ${o.slice(0, 300)}`);
+}
+
+const RUNS: string[][] = [['git', 'status'], ['git', 'diff'], ['git', 'log', '-p'], ['git', 'show', '--pretty=%GG', 'HEAD'], ['git', 'show', '--pretty=%G?', 'HEAD'], ['git', 'log', 'stolen']];
+
+describe('redteam: hostile repository config, read-only profile', () => {
+  const t = testApp('read-only');
+  const outputs: string[] = [];
+  before(() => plantAll(t));
+  after(() => t.close());
+
+  for (const c of CORPUS) {
+    test(`${c.name}: git_status / git_diff / git_log refuse`, async () => {
+      for (const tool of ['git_status', 'git_diff', 'git_log']) {
+        const r = await t.call(tool, { path: join(t.ws, c.name) });
+        outputs.push(JSON.stringify(r));
+        assertRefused(r, c, tool);
+      }
+    });
+    test(`${c.name}: run_command git refuses (also via -C and from a subdirectory)`, async () => {
+      for (const cmd of RUNS) {
+        const r = await t.call('run_command', { command: cmd, cwd: join(t.ws, c.name) });
+        outputs.push(JSON.stringify(r));
+        assertRefused(r, c, cmd.join(' '));
+      }
+      const viaC = await t.call('run_command', { command: ['git', '-C', c.name, 'status'], cwd: t.ws });
+      outputs.push(JSON.stringify(viaC));
+      assertRefused(viaC, c, 'git -C');
+      const check = await t.call('policy_check', { command: ['git', 'status'], cwd: join(t.ws, c.name) });
+      assert.equal(check.s.allowed, false, `${c.name}: policy_check said allowed`);
+      assert.equal(check.s.rule, 'git.unsafe_config');
+    });
+  }
+
+  test('nothing ran and nothing leaked', () => assertNoEffects(t, outputs));
+});
+
+describe('redteam: hostile repository config, workspace-write profile', () => {
+  const t = testApp('workspace-write');
+  const outputs: string[] = [];
+  before(() => plantAll(t));
+  after(() => t.close());
+
+  for (const c of CORPUS) {
+    test(`${c.name}: run_command, wrapped git and job_start refuse`, async () => {
+      for (const cmd of [['git', 'status'], ['git', 'show', '--pretty=%GG', 'HEAD'], ['timeout', '10', 'git', 'diff'], ['git', '--no-pager', 'log', '-p']]) {
+        const r = await t.call('run_command', { command: cmd, cwd: join(t.ws, c.name) });
+        outputs.push(JSON.stringify(r));
+        assertRefused(r, c, cmd.join(' '));
+      }
+      const job = await t.call('job_start', { command: ['git', 'diff'], cwd: join(t.ws, c.name) });
+      outputs.push(JSON.stringify(job));
+      assertRefused(job, c, 'job_start git diff');
+    });
+  }
+
+  test('nothing ran and nothing leaked', () => assertNoEffects(t, outputs));
+});

@@ -18,10 +18,14 @@ export async function checkGitDir(ctx: CheckCtx, gitDir: string, workTree: strin
   const commonText = await readMetaText(ctx, join(real, 'commondir'), 4096);
   const common = commonText === null ? real : await realInside(ctx, parseCommonDir(commonText, real), `commondir of ${real}`);
   if (common === null) unsafeGit(`commondir of ${real}`, 'names a directory that does not exist');
-  const facts = await checkConfigFile(ctx, join(common, 'config'));
-  // config.worktree is read only with extensions.worktreeConfig; it is checked whenever it exists.
-  const wtFacts = await checkConfigFile(ctx, join(real, 'config.worktree'));
-  await checkObjects(ctx, join(common, 'objects'), 0);
+  // Independent reads run together; the first failure in this fixed order is the one reported.
+  // config.worktree is read by git only with extensions.worktreeConfig; it is checked whenever it exists.
+  const [facts, wtFacts] = await firstFailure([
+    checkConfigFile(ctx, join(common, 'config')),
+    checkConfigFile(ctx, join(real, 'config.worktree')),
+    checkObjects(ctx, join(common, 'objects'), 0).then(() => null),
+    checkModules(ctx, join(common, 'modules'), depth, 0).then(() => null),
+  ] as const);
   const pointer = wtFacts.worktree ?? facts.worktree;
   let wt = workTree;
   if (pointer) {
@@ -29,8 +33,14 @@ export async function checkGitDir(ctx: CheckCtx, gitDir: string, workTree: strin
     if (!insideRoots(target, ctx.roots)) unsafeGit(`setting core.worktree (${pointer.file}, line ${pointer.line})`, `points at ${target}, outside the roots`);
     wt = await realInside(ctx, target, `setting core.worktree (${pointer.file}, line ${pointer.line})`);
   }
-  await checkModules(ctx, join(common, 'modules'), depth, 0);
   if (wt !== null) await checkCheckedOutSubmodules(ctx, { gitDir: real, workTree: wt, sha256: facts.sha256, depth });
+}
+
+// Awaits every promise, then throws the first rejection in array order (not in time order).
+async function firstFailure<T extends readonly unknown[]>(ps: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(ps);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 // objects/info/alternates adds object stores git reads; each must stay inside the roots (git follows 5 levels).

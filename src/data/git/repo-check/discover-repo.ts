@@ -13,9 +13,9 @@ export interface FoundRepo {
 
 /** True when `dir` looks like a git directory to git: HEAD plus objects/ and refs/ (or a commondir). */
 export async function isGitDir(dir: string): Promise<boolean> {
-  if ((await kindOf(join(dir, 'HEAD'))) === null) return false;
-  if ((await kindOf(join(dir, 'commondir'))) === 'file') return true;
-  return (await kindOf(join(dir, 'objects'))) === 'dir' && (await kindOf(join(dir, 'refs'))) === 'dir';
+  const [head, common, objects, refs] = await Promise.all(['HEAD', 'commondir', 'objects', 'refs'].map((n) => kindOf(join(dir, n))));
+  if (head === null) return false;
+  return common === 'file' || (objects === 'dir' && refs === 'dir');
 }
 
 /** The git directory of work tree `dir` (its `.git` directory, or where its `.git` file points). */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { judgeGitConfig, GIT_UNSAFE_CONFIG } from '../../src/policy/git-config/judge-git-config.js';
 import { parseGitConfig } from '../../src/policy/git-config/parse-git-config.js';
-import { gitArgsOf, gitStageTarget } from '../../src/policy/git-config/git-stage-target.js';
+import { gitInvocation, gitStageTarget } from '../../src/policy/git-config/git-stage-target.js';
 import { includeTarget, parseAlternates, parseGitFile } from '../../src/policy/git-config/git-pointers.js';
 import { PolicyDenial } from '../../src/policy/denial.js';
 
@@ -132,9 +132,14 @@ describe('git pointers and stage targets', () => {
     assert.throws(() => includeTarget('~/.gitconfig', '/r/.git/config', 'include.path'), (e: unknown) => e instanceof PolicyDenial);
   });
   it('finds git behind wrappers and honours -C, --git-dir and --bare', () => {
-    assert.deepEqual(gitArgsOf(['timeout', '5', '/usr/bin/git', 'status']), ['status']);
-    assert.deepEqual(gitArgsOf(['env', 'A=1', 'git', '-C', 'x', 'log']), ['-C', 'x', 'log']);
-    assert.equal(gitArgsOf(['ls', 'git']), null);
+    assert.deepEqual(gitInvocation(['timeout', '5', '/usr/bin/git', 'status'], '/w'), { cwd: '/w' });
+    assert.deepEqual(gitInvocation(['env', 'A=1', 'GIT_AUTHOR_NAME=x', 'git', '-C', 'x', 'log'], '/w'), { cwd: '/w/x' });
+    assert.deepEqual(gitInvocation(['env', '-C', 'sub', 'GIT_DIR=../evil.git', 'nice', 'git', 'log'], '/w'), { cwd: '/w/sub', gitDir: '/w/evil.git' });
+    assert.equal(gitInvocation(['ls', 'git'], '/w'), null);
+    for (const v of ['GIT_CONFIG_PARAMETERS=x', 'GIT_COMMON_DIR=/x', 'GIT_OBJECT_DIRECTORY=/x', 'GIT_CONFIG_GLOBAL=/x']) {
+      assert.throws(() => gitInvocation(['env', v, 'git', 'status'], '/w'), (e: unknown) => e instanceof PolicyDenial && e.rule === 'git.unsafe_config' && e.message.includes(v.split('=')[0]!));
+    }
+    assert.throws(() => gitInvocation(['env', '-S', 'git status'], '/w'), (e: unknown) => e instanceof PolicyDenial && e.rule === 'git.unsafe_config');
     assert.deepEqual(gitStageTarget(['-C', 'a', '-C', 'b', 'status'], '/w'), { cwd: '/w/a/b' });
     assert.deepEqual(gitStageTarget(['--git-dir=g', '-C', 'a', 'log'], '/w'), { cwd: '/w/a', gitDir: '/w/a/g' });
     assert.deepEqual(gitStageTarget(['-c', 'x=y', '--bare', 'log'], '/w'), { cwd: '/w', gitDir: '/w' });

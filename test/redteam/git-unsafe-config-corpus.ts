@@ -1,7 +1,7 @@
 // The malicious-repository corpus: one repository per setting or pointer that could make git run a
 // program or reach outside the roots. Each plants a command that would create a marker file, or a
 // pointer at a canary outside the roots; the check must refuse each with git.unsafe_config.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { appendConfig, git, plainRepo, signedHead } from '../helpers/git-repos.js';
 
@@ -121,6 +121,15 @@ export const CORPUS: CorpusCase[] = [
     plant: (e) => {
       plainRepo(e.repo, '* filter=a\n');
       appendConfig(e.repo, `[filter "a.clean=sh -c '${e.touch}' #"]\n\tsmudge = cat\n`);
+    },
+  },
+  {
+    name: 'bare-repo',
+    names: 'core.fsmonitor',
+    plant: (e) => {
+      mkdirSync(e.repo, { recursive: true });
+      git(e.repo, 'init', '-q', '--bare');
+      appendFileSync(join(e.repo, 'config'), `[core]\n\tfsmonitor = ${script(e)}\n`);
     },
   },
   { name: 'control-char', names: 'control character', plant: cfg('core', '\tbare = false\x01') },

@@ -78,8 +78,21 @@ describe('redteam: hostile repository config, workspace-write profile', () => {
       const job = await t.call('job_start', { command: ['git', 'diff'], cwd: join(t.ws, c.name) });
       outputs.push(JSON.stringify(job));
       assertRefused(job, c, 'job_start git diff');
+      // The repository named through env's GIT_DIR (from a directory that is no repository) is the one checked.
+      const gitDir = c.name === 'bare-repo' ? join(t.ws, c.name) : join(t.ws, c.name, '.git');
+      const viaEnv = await t.call('run_command', { command: ['env', `GIT_DIR=${gitDir}`, 'git', 'log', '-p'], cwd: t.ws });
+      outputs.push(JSON.stringify(viaEnv));
+      // (Not for a .git file, which GIT_DIR cannot name, nor a gitlink: with GIT_DIR the work tree is
+      // the cwd, where that submodule is not checked out, so git cannot enter it.)
+      if (c.name !== 'gitfile-outside' && c.name !== 'gitlink-unsafe') assertRefused(viaEnv, c, 'env GIT_DIR=… git log');
     });
   }
+
+  test('git variables that relocate the repository or its config are refused', async () => {
+    const r = await t.call('run_command', { command: ['env', 'GIT_CONFIG_PARAMETERS=\'core.pager\'=\'x\'', 'git', 'log'], cwd: t.ws });
+    assert.equal(r.s.rule, 'git.unsafe_config', r.text);
+    assert.match(r.text, /GIT_CONFIG_PARAMETERS/);
+  });
 
   test('nothing ran and nothing leaked', () => assertNoEffects(t, outputs));
 });

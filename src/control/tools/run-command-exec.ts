@@ -6,7 +6,7 @@ import type { Decision, Stage } from '../../policy/types.js';
 import { PolicyDenial, type Deny } from '../../policy/denial.js';
 import { gitCeilings } from '../../data/git/run-git.js';
 import { checkRepository } from '../../data/git/repo-check/check-repository.js';
-import { gitArgsOf, gitStageTarget } from '../../policy/git-config/git-stage-target.js';
+import { gitInvocation } from '../../policy/git-config/git-stage-target.js';
 import { SYSTEM_PATH, type HostCapabilities } from '../../sandbox/capabilities.js';
 import { AppError } from '../../shared/errors.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
@@ -144,8 +144,8 @@ export function renderRun(r: RunResult): ToolOutcome {
  */
 export async function checkGitStages(deps: AppDeps, stages: readonly Stage[], cwd: string): Promise<void> {
   for (const s of stages) {
-    const args = gitArgsOf(s.argv);
-    if (args !== null) await checkRepository(gitStageTarget(args, cwd), deps.runtime.readRoots);
+    const target = gitInvocation(s.argv, cwd);
+    if (target !== null) await checkRepository(target, deps.runtime.readRoots);
   }
 }
 

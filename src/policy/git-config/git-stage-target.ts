@@ -4,6 +4,7 @@
 import { posix } from 'node:path';
 import { commandName } from '../resolve-executable.js';
 import { unwrap } from '../unwrap.js';
+import { unsafeGit } from './judge-git-config.js';
 
 export interface GitTarget {
   /** The directory git starts discovery from (cwd with each -C applied). */
@@ -39,15 +40,49 @@ function set(raw: { gitDir?: string; workTree?: string }, opt: string, value: st
   else raw.workTree = value;
 }
 
-/** git's arguments when `argv` runs git (directly or through a wrapper such as timeout/env/nice), else null. */
-export function gitArgsOf(argv: readonly string[]): string[] | null {
+/**
+ * The repository target when `argv` runs git — directly or through wrappers (timeout, nice, env…) —
+ * else null. `env NAME=VALUE` and `env -C DIR` before git are honoured: GIT_DIR / GIT_WORK_TREE
+ * name the repository; any other git variable that relocates or reconfigures git (GIT_CONFIG_*,
+ * GIT_COMMON_DIR, GIT_OBJECT_DIRECTORY, …) is refused, as is git inside a wrapper's shell string.
+ */
+export function gitInvocation(argv: readonly string[], cwd: string): GitTarget | null {
   let a = argv;
+  let dir = cwd;
+  const vars: Record<string, string> = {};
   for (let depth = 0; depth < 4 && a.length > 0; depth++) {
     const name = commandName(a[0]!);
-    if (name === 'git') return a.slice(1);
+    if (name === 'git') return withVars(gitStageTarget(a.slice(1), dir), vars);
     const u = unwrap(a, name);
     if (u === null) return null;
+    if (u.shellText.some((t) => /\bgit\b/.test(t))) unsafeGit(`command ${name}`, 'runs git through a shell string, which Workbench cannot check; run git directly');
+    if (name === 'env') dir = envEffects(a, u.inner.length, dir, vars);
     a = u.inner;
   }
   return null;
+}
+
+// `env`'s -C/--chdir and NAME=VALUE assignments (everything before the inner command).
+function envEffects(argv: readonly string[], innerLen: number, cwd: string, vars: Record<string, string>): string {
+  let dir = cwd;
+  const own = argv.slice(1, argv.length - innerLen);
+  for (let i = 0; i < own.length; i++) {
+    const w = own[i]!;
+    if (w === '-C' || w === '--chdir') dir = posix.resolve(dir, own[++i] ?? '.');
+    else if (w.startsWith('--chdir=')) dir = posix.resolve(dir, w.slice('--chdir='.length));
+    else if (w.startsWith('-C') && w.length > 2) dir = posix.resolve(dir, w.slice(2));
+    else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) vars[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1);
+  }
+  return dir;
+}
+
+const GIT_IDENTITY = /^GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)$|^GIT_TERMINAL_PROMPT$/;
+
+function withVars(t: GitTarget, vars: Record<string, string>): GitTarget {
+  for (const [k, v] of Object.entries(vars)) {
+    if (k === 'GIT_DIR') t.gitDir ??= posix.resolve(t.cwd, v);
+    else if (k === 'GIT_WORK_TREE') t.workTree ??= posix.resolve(t.cwd, v);
+    else if (k.startsWith('GIT_') && !GIT_IDENTITY.test(k)) unsafeGit(`environment variable ${k}`, 'changes where git finds its repository, objects or configuration; it cannot be set for git');
+  }
+  return t;
 }

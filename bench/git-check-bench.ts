@@ -42,7 +42,7 @@ export async function benchGitCheck(): Promise<BenchRow[]> {
     const repo = makeRepo(ws);
     const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_OPTIONAL_LOCKS: '0' };
     const status = () => run('git', ['status', '--porcelain=v2', '-z'], { cwd: repo, env, maxBuffer: 1 << 26 });
-    const check = () => checkRepository({ cwd: repo }, [ws]);
+    const check = () => checkRepository({ cwd: repo }, { roots: [ws], homeDir: '/nonexistent-home', stateDir: '/nonexistent-state' });
     await check();
     await status();
     const [ours, base] = await interleave(30, () => ms(check), () => ms(status));

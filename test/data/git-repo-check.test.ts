@@ -113,3 +113,28 @@ describe('legitimate repositories pass the git config check', () => {
     assert.ok(r.s.entries.some((e: { path: string }) => e.path === 'lib'), JSON.stringify(r.s.entries));
   });
 });
+
+describe('pointers into secrets or the state directory are refused even inside the roots', () => {
+  const t = testApp('read-only');
+  after(() => t.close());
+
+  test('core.worktree at a home with .ssh, include.path into the state dir', async () => {
+    const { checkRepository } = await import('../../src/data/git/repo-check/check-repository.js');
+    const home = join(t.base, 'home');
+    mkdirSync(join(home, '.ssh'), { recursive: true });
+    writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY\n');
+    writeFileSync(join(t.state, 'x.cfg'), '[user]\n\tname = x\n');
+    const scope = { roots: [t.base], homeDir: home, stateDir: t.state };
+    const wt = plainRepo(join(t.ws, 'wt-home'), '');
+    git(wt, 'config', 'core.worktree', home);
+    await assert.rejects(checkRepository({ cwd: wt }, scope), (e: Error & { rule?: string }) => e.rule === 'git.unsafe_config' && /core\.worktree.*credentials/.test(e.message));
+    const inc = plainRepo(join(t.ws, 'inc-state'), '');
+    git(inc, 'config', 'include.path', join(t.state, 'x.cfg'));
+    await assert.rejects(checkRepository({ cwd: inc }, scope), (e: Error & { rule?: string }) => e.rule === 'git.unsafe_config' && /sensitive path/.test(e.message));
+    // The same repositories without the pointers pass.
+    git(wt, 'config', '--unset', 'core.worktree');
+    git(inc, 'config', '--unset', 'include.path');
+    assert.equal((await checkRepository({ cwd: wt }, scope)).repository, wt);
+    assert.equal((await checkRepository({ cwd: inc }, scope)).gitDirs, 1);
+  });
+});

@@ -143,9 +143,12 @@ export function renderRun(r: RunResult): ToolOutcome {
  * them) and UFO's execute_command. Stages are never rewritten with `-c` built from repository text.
  */
 export async function checkGitStages(deps: AppDeps, stages: readonly Stage[], cwd: string): Promise<void> {
+  const checked = new Set<string>();
   for (const s of stages) {
     const target = gitInvocation(s.argv, cwd);
-    if (target !== null) await checkRepository(target, deps.runtime.readRoots);
+    if (target === null || checked.has(JSON.stringify(target))) continue;
+    checked.add(JSON.stringify(target));
+    await checkRepository(target, { roots: deps.runtime.readRoots, homeDir: deps.runtime.homeDir, stateDir: deps.runtime.stateDir });
   }
 }
 

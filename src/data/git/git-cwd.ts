@@ -11,6 +11,6 @@ export async function gitCwd(deps: AppDeps, path: string): Promise<string> {
   const real = resolveReadPath(deps, path);
   const s = await stat(real);
   const cwd = s.isDirectory() ? real : dirname(real);
-  await checkRepository({ cwd }, deps.runtime.readRoots);
+  await checkRepository({ cwd }, { roots: deps.runtime.readRoots, homeDir: deps.runtime.homeDir, stateDir: deps.runtime.stateDir });
   return cwd;
 }

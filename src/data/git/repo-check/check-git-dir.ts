@@ -4,6 +4,7 @@
 import { join, posix } from 'node:path';
 import { insideRoots, parseAlternates, parseCommonDir, worktreeTarget } from '../../../policy/git-config/git-pointers.js';
 import { judgeGitConfig, unsafeGit } from '../../../policy/git-config/judge-git-config.js';
+import { coversSecrets } from '../../../policy/sensitive-paths.js';
 import { checkConfigFile } from './check-config-file.js';
 import { indexGitlinks } from './index-gitlinks.js';
 import { CHECK_LIMITS, kindOf, readMetaText, realInside, subdirs, type CheckCtx } from './meta-reader.js';
@@ -30,8 +31,10 @@ export async function checkGitDir(ctx: CheckCtx, gitDir: string, workTree: strin
   let wt = workTree;
   if (pointer) {
     const target = worktreeTarget(pointer.path, real);
-    if (!insideRoots(target, ctx.roots)) unsafeGit(`setting core.worktree (${pointer.file}, line ${pointer.line})`, `points at ${target}, outside the roots`);
-    wt = await realInside(ctx, target, `setting core.worktree (${pointer.file}, line ${pointer.line})`);
+    const where = `setting core.worktree (${pointer.file}, line ${pointer.line})`;
+    if (!insideRoots(target, ctx.roots)) unsafeGit(where, `points at ${target}, outside the roots`);
+    wt = await realInside(ctx, target, where);
+    if (wt !== null && coversSecrets(wt, ctx.homeDir, ctx.stateDir)) unsafeGit(where, `points at ${wt}, which contains credentials or Workbench's state`);
   }
   if (wt !== null) await checkCheckedOutSubmodules(ctx, { gitDir: real, workTree: wt, sha256: facts.sha256, depth });
 }

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import type { GitTarget } from '../../../policy/git-config/git-stage-target.js';
 import { checkGitDir } from './check-git-dir.js';
 import { discoverRepo } from './discover-repo.js';
-import { newCheckCtx } from './meta-reader.js';
+import { newCheckCtx, type CheckScope } from './meta-reader.js';
 
 export interface RepoCheck {
   /** The work tree (or bare git directory) git would use; null when there is no repository. */
@@ -15,8 +15,8 @@ export interface RepoCheck {
 }
 
 /** Throws PolicyDenial git.unsafe_config when the repository at `target` is not known harmless. */
-export async function checkRepository(target: GitTarget, roots: readonly string[]): Promise<RepoCheck> {
-  const ctx = await newCheckCtx(roots);
+export async function checkRepository(target: GitTarget, scope: CheckScope): Promise<RepoCheck> {
+  const ctx = await newCheckCtx(scope);
   if (target.gitDir !== undefined) {
     await checkGitDir(ctx, target.gitDir, target.workTree ?? target.cwd);
     return { repository: target.gitDir, gitDirs: ctx.seen.size };

@@ -3,23 +3,33 @@
 import { constants } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { insideRoots } from '../../../policy/git-config/git-pointers.js';
+import { isInside, isSensitivePath } from '../../../policy/sensitive-paths.js';
 import { unsafeGit } from '../../../policy/git-config/judge-git-config.js';
 
 /** Budgets of one check: entries looked at, bytes read, nesting (submodules, includes). */
-export const CHECK_LIMITS = { entries: 5000, bytes: 64 << 20, depth: 10, configBytes: 1 << 20, indexBytes: 32 << 20 };
+export const CHECK_LIMITS = { entries: 20000, bytes: 64 << 20, depth: 10, configBytes: 1 << 20, indexBytes: 32 << 20 };
 
 /** The state of one repository check (created per call; nothing shared between calls). */
 export interface CheckCtx {
   roots: string[];
+  homeDir: string;
+  stateDir: string;
   entries: number;
   bytes: number;
   seen: Set<string>;
 }
 
+/** Where a check may look: the read roots, minus secrets and the state directory. */
+export interface CheckScope {
+  roots: readonly string[];
+  homeDir: string;
+  stateDir: string;
+}
+
 /** A fresh context over the real paths of the roots. */
-export async function newCheckCtx(roots: readonly string[]): Promise<CheckCtx> {
-  const real = await Promise.all(roots.map((r) => realpath(r).catch(() => r)));
-  return { roots: real, entries: 0, bytes: 0, seen: new Set() };
+export async function newCheckCtx(scope: CheckScope): Promise<CheckCtx> {
+  const real = await Promise.all(scope.roots.map((r) => realpath(r).catch(() => r)));
+  return { roots: real, homeDir: scope.homeDir, stateDir: scope.stateDir, entries: 0, bytes: 0, seen: new Set() };
 }
 
 function count(ctx: CheckCtx, bytes = 0): void {
@@ -46,6 +56,7 @@ export async function realInside(ctx: CheckCtx, p: string, what: string): Promis
     throw err;
   }
   if (!insideRoots(real, ctx.roots)) unsafeGit(what, `resolves to ${real}, outside the roots`);
+  if (isSensitivePath(real, ctx.homeDir) || isInside(real, ctx.stateDir)) unsafeGit(what, `resolves to ${real}, a sensitive path (credentials or Workbench's state)`);
   return real;
 }
 

@@ -146,17 +146,18 @@ export const CORPUS: CorpusCase[] = [
       writeFileSync(join(e.repo, 'lib', 'a.txt'), 'dirty\n');
     },
   },
-  {
-    name: 'gitlink-unsafe',
-    names: 'filter.x.clean',
-    plant: (e) => {
-      plainRepo(e.repo);
-      const inner = plainRepo(join(e.repo, 'inner'));
-      git(inner, 'commit', '-qam', 'two');
-      git(e.repo, 'add', 'inner');
-      git(e.repo, 'commit', '-qm', 'gitlink without .gitmodules');
-      git(inner, 'config', 'filter.x.clean', `sh -c '${e.touch}; cat'`);
-      writeFileSync(join(inner, 'a.txt'), 'dirty\n');
-    },
-  },
+  { name: 'gitlink-unsafe', names: 'filter.x.clean', plant: (e) => gitlinkRepo(e, false) },
+  { name: 'gitlink-unsafe-index-v4', names: 'filter.x.clean', plant: (e) => gitlinkRepo(e, true) },
 ];
+
+// A nested repository added as a bare gitlink (no .gitmodules): git status still enters it.
+function gitlinkRepo(e: CorpusEnv, v4: boolean): void {
+  plainRepo(e.repo);
+  const inner = plainRepo(join(e.repo, 'inner'));
+  git(inner, 'commit', '-qam', 'two');
+  git(e.repo, 'add', 'inner');
+  git(e.repo, 'commit', '-qm', 'gitlink without .gitmodules');
+  if (v4) git(e.repo, 'update-index', '--index-version', '4');
+  git(inner, 'config', 'filter.x.clean', `sh -c '${e.touch}; cat'`);
+  writeFileSync(join(inner, 'a.txt'), 'dirty\n');
+}

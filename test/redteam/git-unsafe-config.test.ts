@@ -53,6 +53,13 @@ describe('redteam: hostile repository config, read-only profile', () => {
       const viaC = await t.call('run_command', { command: ['git', '-C', c.name, 'status'], cwd: t.ws });
       outputs.push(JSON.stringify(viaC));
       assertRefused(viaC, c, 'git -C');
+      // --git-dir names the repository directly (a .git file given as --git-dir is followed by git too).
+      if (!c.name.startsWith('gitlink-unsafe')) {
+        const gitDir = c.name === 'bare-repo' ? join(t.ws, c.name) : join(t.ws, c.name, '.git');
+        const viaGitDir = await t.call('run_command', { command: ['git', `--git-dir=${gitDir}`, 'log', '-p'], cwd: t.ws });
+        outputs.push(JSON.stringify(viaGitDir));
+        assertRefused(viaGitDir, c, 'git --git-dir');
+      }
       const check = await t.call('policy_check', { command: ['git', 'status'], cwd: join(t.ws, c.name) });
       assert.equal(check.s.allowed, false, `${c.name}: policy_check said allowed`);
       assert.equal(check.s.rule, 'git.unsafe_config');
@@ -82,9 +89,9 @@ describe('redteam: hostile repository config, workspace-write profile', () => {
       const gitDir = c.name === 'bare-repo' ? join(t.ws, c.name) : join(t.ws, c.name, '.git');
       const viaEnv = await t.call('run_command', { command: ['env', `GIT_DIR=${gitDir}`, 'git', 'log', '-p'], cwd: t.ws });
       outputs.push(JSON.stringify(viaEnv));
-      // (Not for a .git file, which GIT_DIR cannot name, nor a gitlink: with GIT_DIR the work tree is
-      // the cwd, where that submodule is not checked out, so git cannot enter it.)
-      if (c.name !== 'gitfile-outside' && c.name !== 'gitlink-unsafe') assertRefused(viaEnv, c, 'env GIT_DIR=… git log');
+      // (Not for a gitlink: with GIT_DIR the work tree is the cwd, where that submodule is not
+      // checked out, so git cannot enter it.)
+      if (!c.name.startsWith('gitlink-unsafe')) assertRefused(viaEnv, c, 'env GIT_DIR=… git log');
     });
   }
 

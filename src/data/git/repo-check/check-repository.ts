@@ -5,7 +5,8 @@ import { dirname } from 'node:path';
 import type { GitTarget } from '../../../policy/git-config/git-stage-target.js';
 import { checkGitDir } from './check-git-dir.js';
 import { discoverRepo } from './discover-repo.js';
-import { newCheckCtx, type CheckScope } from './meta-reader.js';
+import { parseGitFile } from '../../../policy/git-config/git-pointers.js';
+import { kindOf, newCheckCtx, readMetaText, type CheckScope } from './meta-reader.js';
 
 export interface RepoCheck {
   /** The work tree (or bare git directory) git would use; null when there is no repository. */
@@ -18,7 +19,9 @@ export interface RepoCheck {
 export async function checkRepository(target: GitTarget, scope: CheckScope): Promise<RepoCheck> {
   const ctx = await newCheckCtx(scope);
   if (target.gitDir !== undefined) {
-    await checkGitDir(ctx, target.gitDir, target.workTree ?? target.cwd);
+    // git accepts a `.git` file as --git-dir / GIT_DIR too, and follows it.
+    const gitDir = (await kindOf(target.gitDir)) === 'file' ? parseGitFile((await readMetaText(ctx, target.gitDir, 4096)) ?? '', target.gitDir) : target.gitDir;
+    await checkGitDir(ctx, gitDir, target.workTree ?? target.cwd);
     return { repository: target.gitDir, gitDirs: ctx.seen.size };
   }
   // The same ceilings git gets (GIT_CEILING_DIRECTORIES = the roots' parents, see gitCeilings).

@@ -1,6 +1,7 @@
 // The malicious-repository corpus: one repository per setting or pointer that could make git run a
 // program or reach outside the roots. Each plants a command that would create a marker file, or a
 // pointer at a canary outside the roots; the check must refuse each with git.unsafe_config.
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { appendConfig, git, plainRepo, signedHead } from '../helpers/git-repos.js';
@@ -132,6 +133,15 @@ export const CORPUS: CorpusCase[] = [
       appendFileSync(join(e.repo, 'config'), `[core]\n\tfsmonitor = ${script(e)}\n`);
     },
   },
+  {
+    name: 'config-fifo',
+    names: 'not a regular file',
+    plant: (e) => {
+      plainRepo(e.repo);
+      execFileSync('mkfifo', [join(e.repo, '.git', 'config.worktree')]);
+    },
+  },
+  { name: 'config-huge', names: 'bytes Workbench checks', plant: (e) => (plainRepo(e.repo), appendConfig(e.repo, `# ${'x'.repeat(2 << 20)}\n`)) },
   { name: 'control-char', names: 'control character', plant: cfg('core', '\tbare = false\x01') },
   {
     name: 'submodule-unsafe',

@@ -5,6 +5,7 @@ import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { insideRoots } from '../../../policy/git-config/git-pointers.js';
 import { isInside, isSensitivePath } from '../../../policy/sensitive-paths.js';
 import { unsafeGit } from '../../../policy/git-config/judge-git-config.js';
+import { PolicyDenial } from '../../../policy/denial.js';
 
 /** Budgets of one check: entries looked at, bytes read, nesting (submodules, includes). */
 export const CHECK_LIMITS = { entries: 20000, bytes: 64 << 20, depth: 10, configBytes: 1 << 20, indexBytes: 32 << 20 };
@@ -45,6 +46,13 @@ function missing(err: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
+// Anything but "absent" (EACCES, ELOOP, EIO…) means the check cannot vouch for the repository.
+function unreadable(err: unknown, what: string): never {
+  if (err instanceof PolicyDenial) throw err;
+  const code = (err as NodeJS.ErrnoException).code ?? 'error';
+  unsafeGit(what, `could not be read to check it (${code})`);
+}
+
 /** The real path of `p` (null when absent); refused when it resolves outside the roots. */
 export async function realInside(ctx: CheckCtx, p: string, what: string): Promise<string | null> {
   count(ctx);
@@ -53,7 +61,7 @@ export async function realInside(ctx: CheckCtx, p: string, what: string): Promis
     real = await realpath(p);
   } catch (err) {
     if (missing(err)) return null;
-    throw err;
+    unreadable(err, what);
   }
   if (!insideRoots(real, ctx.roots)) unsafeGit(what, `resolves to ${real}, outside the roots`);
   if (isSensitivePath(real, ctx.homeDir) || isInside(real, ctx.stateDir)) unsafeGit(what, `resolves to ${real}, a sensitive path (credentials or Workbench's state)`);
@@ -67,7 +75,7 @@ export async function kindOf(p: string): Promise<'file' | 'dir' | null> {
     return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : null;
   } catch (err) {
     if (missing(err)) return null;
-    throw err;
+    unreadable(err, p);
   }
 }
 
@@ -75,7 +83,7 @@ export async function kindOf(p: string): Promise<'file' | 'dir' | null> {
 export async function readMeta(ctx: CheckCtx, p: string, limit: number = CHECK_LIMITS.configBytes): Promise<Buffer | null> {
   const real = await realInside(ctx, p, `file ${p}`);
   if (real === null) return null;
-  const fh = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const fh = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch((err: unknown) => unreadable(err, `file ${p}`));
   try {
     const s = await fh.stat();
     if (!s.isFile()) unsafeGit(`file ${p}`, 'is not a regular file');
@@ -103,7 +111,7 @@ export async function subdirs(ctx: CheckCtx, dir: string): Promise<string[]> {
     return ents.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
   } catch (err) {
     if (missing(err)) return [];
-    throw err;
+    unreadable(err, `directory ${dir}`);
   }
 }
 
@@ -115,6 +123,6 @@ export async function entryNames(ctx: CheckCtx, dir: string): Promise<string[]> 
     return names;
   } catch (err) {
     if (missing(err)) return [];
-    throw err;
+    unreadable(err, `directory ${dir}`);
   }
 }

@@ -79,7 +79,7 @@ function parseValue(raw: string): string | { reason: string } {
       continue;
     }
     if (!quoted && (c === ' ' || c === '\t')) {
-      pending += c;
+      pending += ' '; // git turns each unquoted blank inside a value into a space
       continue;
     }
     let ch = c;

@@ -66,6 +66,13 @@ describe('redteam: hostile repository config, read-only profile', () => {
     });
   }
 
+  test("UFO's execute_command path refuses too", async () => {
+    const { runForUfo } = await import('../../src/control/compat/ufo-run.js');
+    for (const c of CORPUS) {
+      await assert.rejects(runForUfo(t.app.deps, { command: 'git status', cwd: join(t.ws, c.name), timeoutS: 10 }), (e: Error & { rule?: string }) => e.rule === 'git.unsafe_config', c.name);
+    }
+  });
+
   test('nothing ran and nothing leaked', () => assertNoEffects(t, outputs));
 });
 

@@ -50,6 +50,11 @@ const UNSAFE: Array<[string, string]> = [
   ['[receive]\n\tprocReceiveRefs = refs\n', 'receive.procreceiverefs'],
   ['[trace2]\n\teventTarget = /tmp/x\n', 'trace2.eventtarget'],
   ['[safe]\n\tdirectory = *\n', 'safe.directory'],
+  ['[blame]\n\tignoreRevsFile = /home/u/.ssh/id_rsa\n', 'blame.ignorerevsfile'],
+  ['[blame]\n\tignoreRevsFile = ../../x\n', 'blame.ignorerevsfile'],
+  ['[commit]\n\ttemplate = /etc/passwd\n', 'commit.template'],
+  ['[core]\n\thooksPath = .husky/_\n', 'core.hookspath'],
+  ['[branch "main"]\n\tmergeOptions = -s evil\n', 'branch.main.mergeoptions'],
   // finding 1: a subsection with `=` shifts the key/value split of a `-c` built from it
   [`[filter "a.clean=sh -c 'touch /tmp/p' #"]\n\tsmudge = x\n`, 'subsection name containing "="'],
   ['[filter "a\\"b"]\n\tclean = x\n', 'section header'],
@@ -86,6 +91,7 @@ const SAFE: string[] = [
   '[url "https://github.com/"]\n\tinsteadOf = git@github.com:\n',
   '[lfs]\n\trepositoryformatversion = 0\n[lfs "https://h/x.git/info/lfs"]\n\taccess = basic\n',
   '[core]\n\tbare\n',
+  '[blame]\n\tignoreRevsFile = .git-blame-ignore-revs\n[branch "main"]\n\tvscode-merge-base = origin/main\n[gui]\n\twmstate = normal\n',
 ];
 
 describe('git config judge: refused (git.unsafe_config)', () => {

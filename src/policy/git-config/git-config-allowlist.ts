@@ -3,7 +3,7 @@
 // the repository. Everything else — drivers (filter/diff/merge), core.fsmonitor/hooksPath/pager/
 // editor/sshCommand/askpass/gitProxy/excludesFile/attributesFile, gpg.*, credential.*, alias.*,
 // pager.*, protocol.*, url.* rewrites to transport helpers, remote.*.vcs/uploadpack/receivepack,
-// sendemail.*, *.tool, init.templateDir, commit.template, blame.ignoreRevsFile, mailmap.file, … — is
+// sendemail.*, *.tool, init.templateDir, commit.template, mailmap.file, … — is
 // refused as unknown. Some keys are pointers (core.worktree, include.path, includeIf.*.path): they
 // are allowed here and the caller must resolve them and keep them inside the roots.
 //
@@ -43,6 +43,8 @@ const PLAIN = [
   'grep.linenumber', 'grep.patterntype', 'grep.extendedregexp', 'grep.fulltext', 'grep.column',
   'checkout.defaultremote', 'checkout.workers', 'worktree.guessremote', 'clean.requireforce', 'column.ui',
   'apply.whitespace', 'versionsort.suffix', 'lfs.repositoryformatversion', 'include.path',
+  'feature.experimental', 'gui.wmstate', 'gui.geometry', 'blame.ignorerevsfile', 'blame.markunblamablelines',
+  'blame.markignoredlines', 'blame.date', 'blame.showemail', 'blame.coloring',
   'color.*', 'advice.*',
 ];
 
@@ -51,6 +53,7 @@ const WITH_SUBSECTION = [
   'remote.*.prunetags', 'remote.*.mirror', 'remote.*.skipdefaultupdate', 'remote.*.skipfetchall',
   'remote.*.promisor', 'remote.*.partialclonefilter',
   'branch.*.remote', 'branch.*.merge', 'branch.*.rebase', 'branch.*.pushremote', 'branch.*.description',
+  'branch.*.vscode-merge-base', 'branch.*.github-pr-owner-number',
   'submodule.*.url', 'submodule.*.active', 'submodule.*.update', 'submodule.*.path', 'submodule.*.branch',
   'submodule.*.ignore', 'submodule.*.shallow', 'submodule.*.fetchrecursesubmodules',
   'http.*.extraheader', 'color.*.*', 'diff.*.binary', 'diff.*.xfuncname', 'diff.*.funcname', 'diff.*.wordregex',
@@ -72,6 +75,8 @@ export const VALUE_CHECKS: Readonly<Record<string, (value: string, subsection: s
   'submodule.*.url': (v) => (TRANSPORT_HELPER.test(v) ? 'a <transport>::<address> URL starts a remote helper program' : null),
   'url.*.insteadof': (_v, sub) => (TRANSPORT_HELPER.test(sub ?? '') ? 'it rewrites URLs to a remote helper program' : null),
   'url.*.pushinsteadof': (_v, sub) => (TRANSPORT_HELPER.test(sub ?? '') ? 'it rewrites URLs to a remote helper program' : null),
+  // Read by blame relative to the work tree: only a plain relative path inside it.
+  'blame.ignorerevsfile': (v) => (v === '' || v.startsWith('/') || v.startsWith('~') || v.split('/').includes('..') ? 'only a relative path inside the work tree is accepted' : null),
 };
 
 /** The allowlist pattern a key matches, or null when the key is not known harmless. */

@@ -21,6 +21,8 @@ const UNSAFE: Array<[string, string]> = [
   ['[diff]\n\texternal = evil\n', 'diff.external'],
   ['[merge "x"]\n\tdriver = evil %A\n', 'merge.x.driver'],
   ['[core]\n\tfsmonitor = evil\n', 'core.fsmonitor'],
+  ['[core]\n\tfsmonitor = true\n', 'core.fsmonitor'],
+  ['[core]\n\tfsmonitor\n', 'core.fsmonitor'],
   ['[core]\n\thooksPath = /tmp/hooks\n', 'core.hookspath'],
   ['[core]\n\tpager = evil\n', 'core.pager'],
   ['[core]\n\teditor = evil\n', 'core.editor'],
@@ -91,6 +93,7 @@ const SAFE: string[] = [
   '[url "https://github.com/"]\n\tinsteadOf = git@github.com:\n',
   '[lfs]\n\trepositoryformatversion = 0\n[lfs "https://h/x.git/info/lfs"]\n\taccess = basic\n',
   '[core]\n\tbare\n',
+  '[core]\n\tfsmonitor = false\n[maintenance]\n\tauto = false\n\tstrategy = incremental\n[index]\n\tsparse = true\n',
   '[blame]\n\tignoreRevsFile = .git-blame-ignore-revs\n[branch "main"]\n\tvscode-merge-base = origin/main\n[gui]\n\twmstate = normal\n',
 ];
 

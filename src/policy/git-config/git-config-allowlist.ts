@@ -1,11 +1,12 @@
 // The git config keys a repository may set (pure). Decided by what is known harmless: a key is on
 // this list only if no value of it can make git run a program, load code, or read or write outside
-// the repository. Everything else — drivers (filter/diff/merge), core.fsmonitor/hooksPath/pager/
-// editor/sshCommand/askpass/gitProxy/excludesFile/attributesFile, gpg.*, credential.*, alias.*,
-// pager.*, protocol.*, url.* rewrites to transport helpers, remote.*.vcs/uploadpack/receivepack,
-// sendemail.*, *.tool, init.templateDir, commit.template, mailmap.file, … — is
-// refused as unknown. Some keys are pointers (core.worktree, include.path, includeIf.*.path): they
-// are allowed here and the caller must resolve them and keep them inside the roots.
+// the repository (or VALUE_CHECKS narrows its values until that holds). Everything else — drivers
+// (filter/diff/merge), core.hooksPath/pager/editor/sshCommand/askpass/gitProxy/excludesFile/
+// attributesFile, gpg.*, credential.*, alias.*, pager.*, protocol.*, url.* rewrites to transport
+// helpers, remote.*.vcs/uploadpack/receivepack, sendemail.*, *.tool, init.templateDir,
+// commit.template, mailmap.file, … — is refused as unknown. core.fsmonitor passes only as false,
+// submodule.*.update only as checkout/rebase/merge/none. Some keys are pointers (core.worktree,
+// include.path, includeIf.*.path): allowed here, the caller resolves them and keeps them inside the roots.
 //
 // Keys are written `section.name` (no subsection) or `section.*.name` (any subsection); `section.*`
 // allows every name of a section without subsection (colour and advice settings only).
@@ -43,7 +44,7 @@ const PLAIN = [
   'grep.linenumber', 'grep.patterntype', 'grep.extendedregexp', 'grep.fulltext', 'grep.column',
   'checkout.defaultremote', 'checkout.workers', 'worktree.guessremote', 'clean.requireforce', 'column.ui',
   'apply.whitespace', 'versionsort.suffix', 'lfs.repositoryformatversion', 'include.path',
-  'feature.experimental', 'gui.wmstate', 'gui.geometry', 'blame.ignorerevsfile', 'blame.markunblamablelines',
+  'feature.experimental', 'index.sparse', 'maintenance.auto', 'maintenance.strategy', 'core.fsmonitor', 'gui.wmstate', 'gui.geometry', 'blame.ignorerevsfile', 'blame.markunblamablelines',
   'blame.markignoredlines', 'blame.date', 'blame.showemail', 'blame.coloring',
   'color.*', 'advice.*',
 ];
@@ -56,7 +57,7 @@ const WITH_SUBSECTION = [
   'branch.*.vscode-merge-base', 'branch.*.github-pr-owner-number',
   'submodule.*.url', 'submodule.*.active', 'submodule.*.update', 'submodule.*.path', 'submodule.*.branch',
   'submodule.*.ignore', 'submodule.*.shallow', 'submodule.*.fetchrecursesubmodules',
-  'http.*.extraheader', 'color.*.*', 'diff.*.binary', 'diff.*.xfuncname', 'diff.*.funcname', 'diff.*.wordregex',
+  'http.*.extraheader', 'maintenance.*.enabled', 'maintenance.*.schedule', 'color.*.*', 'diff.*.binary', 'diff.*.xfuncname', 'diff.*.funcname', 'diff.*.wordregex',
   'url.*.insteadof', 'url.*.pushinsteadof', 'lfs.*.access', 'includeif.*.path',
 ];
 
@@ -75,6 +76,8 @@ export const VALUE_CHECKS: Readonly<Record<string, (value: string, subsection: s
   'submodule.*.url': (v) => (TRANSPORT_HELPER.test(v) ? 'a <transport>::<address> URL starts a remote helper program' : null),
   'url.*.insteadof': (_v, sub) => (TRANSPORT_HELPER.test(sub ?? '') ? 'it rewrites URLs to a remote helper program' : null),
   'url.*.pushinsteadof': (_v, sub) => (TRANSPORT_HELPER.test(sub ?? '') ? 'it rewrites URLs to a remote helper program' : null),
+  // A program (or git's own daemon, a long-lived process) unless switched off.
+  'core.fsmonitor': (v) => (/^(false|no|off|0)$/i.test(v) ? null : 'only "false" is accepted: any other value starts a program or the fsmonitor daemon'),
   // Read by blame relative to the work tree: only a plain relative path inside it.
   'blame.ignorerevsfile': (v) => (v === '' || v.startsWith('/') || v.startsWith('~') || v.split('/').includes('..') ? 'only a relative path inside the work tree is accepted' : null),
 };

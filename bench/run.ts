@@ -8,6 +8,7 @@ const MODULES: Array<[string, string]> = [
   ['./jobs-bench.js', 'benchJobs'],
   ['./log-budget-bench.js', 'benchLogBudget'],
   ['./data-adapters.js', 'benchAdapters'],
+  ['./git-check-bench.js', 'benchGitCheck'],
   ['./control-bench.js', 'benchControl'],
   ['./tasks-bench.js', 'benchTasks'],
 ];

@@ -125,25 +125,38 @@ describe('a malicious repository cannot run programs through git (read-only)', (
   });
   after(() => t.close());
 
-  test('git status, log and diff work and create nothing', async () => {
+  // The repository's config names programs: it is refused before git runs (git.unsafe_config).
+  test('git status, log and diff are refused and create nothing', async () => {
     for (const cmd of [['git', 'status'], ['git', 'log', '--oneline', '-5'], ['git', 'diff'], ['git', 'show', '--stat', 'HEAD']]) {
       const r = await t.call('run_command', { command: cmd, cwd: t.ws });
-      assert.equal(r.s.success, true, `${cmd.join(' ')}: ${r.text}`);
+      assert.equal(r.s.rule, 'git.unsafe_config', `${cmd.join(' ')}: ${r.text}`);
     }
-    const diff = await t.call('run_command', { command: ['git', 'diff'], cwd: t.ws });
-    assert.match(String(diff.s.stdout), /-one\n\+two/);
     const alias = await t.call('run_command', { command: ['git', 'st'], cwd: t.ws });
     assert.equal(alias.s.success, false, 'a repo alias that runs a program does not run');
     assert.deepEqual(readdirSync(t.outside), [], 'no hook, pager, fsmonitor or external diff ran');
     assert.equal(existsSync(join(t.ws, 'pwned')), false);
   });
 
-  test('the git adapters also create nothing', async () => {
+  test('the git adapters are refused too and create nothing', async () => {
     for (const [tool, args] of [['git_status', { path: t.ws }], ['git_log', { path: t.ws }], ['git_diff', { path: t.ws }]] as const) {
       const r = await t.call(tool, args);
-      assert.equal(r.s.success, true, `${tool}: ${r.text}`);
+      assert.equal(r.s.rule, 'git.unsafe_config', `${tool}: ${r.text}`);
     }
     assert.deepEqual(readdirSync(t.outside), []);
+    assert.equal(existsSync(join(t.ws, 'pwned')), false);
+  });
+
+  test('with the settings removed, git works and the planted hooks still do not run', async () => {
+    const git = (...a: string[]) => execFileSync('git', a, { cwd: t.ws, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: t.base } });
+    for (const k of ['core.fsmonitor', 'core.pager', 'diff.external', 'core.sshCommand', 'alias.st']) git('config', '--unset', k);
+    for (const cmd of [['git', 'status'], ['git', 'log', '--oneline', '-5'], ['git', 'diff'], ['git', 'show', '--stat', 'HEAD']]) {
+      const r = await t.call('run_command', { command: cmd, cwd: t.ws });
+      assert.equal(r.s.success, true, `${cmd.join(' ')}: ${r.text}`);
+    }
+    const diff = await t.call('run_command', { command: ['git', 'diff'], cwd: t.ws });
+    assert.match(String(diff.s.stdout), /-one\n\+two/);
+    for (const tool of ['git_status', 'git_log', 'git_diff']) assert.equal((await t.call(tool, { path: t.ws })).s.success, true, tool);
+    assert.deepEqual(readdirSync(t.outside), [], 'a planted hook ran');
     assert.equal(existsSync(join(t.ws, 'pwned')), false);
   });
 });

@@ -1,6 +1,7 @@
 // Red team: a hostile repository's own config (filter.<x>.clean, diff.<x>.textconv) runs programs
-// through git. The git_* adapters run git on the host with no sandbox, so this is host code
-// execution from the read-only profile; run_command's git is confined but still runs the program.
+// through git. The git_* adapters' git runs on the host, so this was host code execution from the
+// read-only profile. The repository is now refused (git.unsafe_config) before any git runs; the
+// full corpus is in git-unsafe-config.test.ts.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -29,14 +30,15 @@ describe('redteam: repository-local git config runs programs (read-only)', () =>
 
   test('git_diff adapter does not run filter.<driver>.clean on the host', async () => {
     const r = await t.call('git_diff', { path: t.ws });
-    assert.equal(r.isError, false, r.text);
+    assert.equal(r.s.rule, 'git.unsafe_config', r.text);
     const markers = readdirSync(t.outside);
-    assert.deepEqual(markers, [], `git_diff ran the repository's filter.x.clean UNSANDBOXED on the host (created ${markers.join(', ')} outside every root); run-git.ts GIT_HARDENING must neutralise filters/textconv`);
+    assert.deepEqual(markers, [], `git_diff ran the repository's filter.x.clean UNSANDBOXED on the host (created ${markers.join(', ')} outside every root); run-git.ts the repository check must refuse it`);
   });
 
   for (const cmd of [['git', 'diff'], ['git', 'blame', 'a.txt'], ['git', 'annotate', 'a.txt']]) {
     test(`run_command ${cmd.join(' ')} runs no repository-configured program`, async () => {
       const r = await t.call('run_command', { command: cmd, cwd: t.ws });
+      assert.equal(r.s.rule, 'git.unsafe_config', r.text);
       const out = `${r.s.stdout ?? ''}${r.s.stderr ?? ''}${r.text}`;
       assert.ok(!out.includes('PWNED'), `read-only \`${cmd.join(' ')}\` executed a program from .git/config (filter clean / textconv): ${JSON.stringify(out.slice(0, 300))}`);
     });

@@ -78,7 +78,9 @@ export function commandTools(deps: AppDeps): ToolDef[] {
     async handler(args) {
       const { decide } = await policy();
       const cwd = args.cwd ?? deps.runtime.workspaceRoots[0] ?? '/';
-      const d = decide({ command: args.command, cwd, shell: args.shell, network: args.network }, deps.policyContext());
+      let d = decide({ command: args.command, cwd, shell: args.shell, network: args.network }, deps.policyContext());
+      // The repository check run_command would do before a git stage (reads metadata, runs nothing).
+      if (d.allow) d = (await (await exec()).gitStagesDenial(deps, d.stages, cwd)) ?? d;
       const layers = deps.capabilities().layers;
       const message = d.allow ? `allowed: ${d.stages.map((s: { name: string }) => s.name).join(' | ')}` : d.message;
       return { data: { allowed: d.allow, rule: d.rule, message, profile: deps.runtime.profile, sandbox: layers } };

@@ -12,7 +12,7 @@ import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
 import { decideOrThrow } from './decide-or-throw.js';
 import type { ListArgs, OutputArgs, StartArgs } from './jobs-schema.js';
-import { commandEnv, hardenStages, requireConfinement, sandboxOptions } from './run-command-exec.js';
+import { checkGitStages, commandEnv, requireConfinement, sandboxOptions } from './run-command-exec.js';
 
 /** The job controls the handlers call, loaded with them. */
 export { cancelJob, waitForJob } from '../../execution/jobs/job-control.js';
@@ -67,17 +67,18 @@ export function startJobs(deps: AppDeps): void {
   jobService(deps);
 }
 
-/** The policy decision plus everything the supervisor needs, as a start request. */
-export function startRequest(deps: AppDeps, args: StartArgs): StartRequest {
+/** The policy decision plus everything the supervisor needs, as a start request (git stages checked). */
+export async function startRequest(deps: AppDeps, args: StartArgs): Promise<StartRequest> {
   const decision = decideOrThrow(deps, args);
   const cwd = args.cwd ?? deps.runtime.workspaceRoots[0]!;
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new AppError('not_found', `cwd ${cwd} is not an existing directory`);
   const caps = requireConfinement(deps);
+  await checkGitStages(deps, decision.stages, cwd);
   const { sandbox } = deps.config;
   return {
     name: args.name ?? null,
     command: typeof args.command === 'string' ? args.command : args.command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '),
-    stages: hardenStages(deps, decision.stages, cwd),
+    stages: decision.stages,
     cwd,
     env: commandEnv(deps, args.env),
     sandbox: sandboxOptions(deps, cwd, decision.network),

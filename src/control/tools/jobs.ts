@@ -26,7 +26,7 @@ export function jobTools(deps: AppDeps): ToolDef[] {
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
       async handler(args) {
         const { jobService, startRequest } = await handlers();
-        const { job, pid } = await jobService(deps).start(startRequest(deps, args));
+        const { job, pid } = await jobService(deps).start(await startRequest(deps, args));
         return { data: { job_id: job.id, status: job.status, pid: job.status === 'running' ? pid : null } };
       },
     }),

@@ -2,8 +2,10 @@
 // envelope redacts the output, as it does every tool result).
 import { filterServerEnv } from '../../policy/env-rules.js';
 import type { Decision, Stage } from '../../policy/types.js';
-import { driverOverrides, gitGlobalArgs } from '../../data/git/git-drivers.js';
-import { gitCeilings, gitEnv } from '../../data/git/run-git.js';
+import { PolicyDenial, type Deny } from '../../policy/denial.js';
+import { gitCeilings } from '../../data/git/run-git.js';
+import { checkRepository } from '../../data/git/repo-check/check-repository.js';
+import { gitInvocation } from '../../policy/git-config/git-stage-target.js';
 import { promisedLayers, SYSTEM_PATH, type HostCapabilities } from '../../sandbox/capabilities.js';
 import { AppError } from '../../shared/errors.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
@@ -79,8 +81,9 @@ export function requireConfinement(deps: AppDeps): HostCapabilities {
 /** Runs an allowed decision and returns the raw run result (redacted where it leaves: envelope.ts). */
 export async function executeDecision(deps: AppDeps, decision: Decision & { allow: true }, opts: ExecOptions): Promise<RunResult> {
   const caps = requireConfinement(deps);
+  await checkGitStages(deps, decision.stages, opts.cwd);
   return runCommand({
-    stages: hardenStages(deps, decision.stages, opts.cwd),
+    stages: decision.stages,
     cwd: opts.cwd,
     env: commandEnv(deps, opts.env),
     stdin: opts.stdin,
@@ -125,15 +128,29 @@ export function renderRun(r: RunResult): ToolOutcome {
 }
 
 /**
- * In read-only, git stages also get the repository's own filter/textconv drivers overridden (a
- * malicious repo's `.gitattributes` + `filter.x.clean` would otherwise run a program on `git diff`).
+ * Every stage that runs git (in any profile, also behind a wrapper such as `timeout`) is checked
+ * against the repository it would operate on (its cwd with `-C`, or `--git-dir`) before anything
+ * spawns: a repository whose own config could run a program or reach outside the roots is refused
+ * with git.unsafe_config. The single gate for run_command, job_start (and task steps through
+ * them) and UFO's execute_command. Stages are never rewritten with `-c` built from repository text.
  */
-export function hardenStages(deps: AppDeps, stages: Stage[], cwd: string): Stage[] {
-  if (deps.runtime.profile !== 'read-only') return stages;
-  return stages.map((s) => {
-    if (s.name !== 'git') return s;
-    const rest = s.argv.slice(1);
-    const drivers = driverOverrides(s.executable, cwd, gitEnv(), gitGlobalArgs(rest));
-    return drivers.length === 0 ? s : { ...s, argv: [s.argv[0]!, ...drivers, ...rest] };
-  });
+export async function checkGitStages(deps: AppDeps, stages: readonly Stage[], cwd: string): Promise<void> {
+  const checked = new Set<string>();
+  for (const s of stages) {
+    const target = gitInvocation(s.argv, cwd);
+    if (target === null || checked.has(JSON.stringify(target))) continue;
+    checked.add(JSON.stringify(target));
+    await checkRepository(target, { roots: deps.runtime.readRoots, homeDir: deps.runtime.homeDir, stateDir: deps.runtime.stateDir });
+  }
+}
+
+/** checkGitStages as a Decision for policy_check: the denial, or null when every git stage passes. */
+export async function gitStagesDenial(deps: AppDeps, stages: readonly Stage[], cwd: string): Promise<Deny | null> {
+  try {
+    await checkGitStages(deps, stages, cwd);
+    return null;
+  } catch (err) {
+    if (err instanceof PolicyDenial) return err.toDecision();
+    throw err;
+  }
 }

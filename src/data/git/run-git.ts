@@ -6,10 +6,10 @@ import { closeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { minimalEnv, runBounded, type BoundedRunResult } from '../spawn-bounded.js';
 import { hasProcFd, openDirVerified } from '../open-checked.js';
-import { driverOverrides } from './git-drivers.js';
 
-// Every repository-local setting that can run a program is overridden on the command line,
-// which takes precedence over .git/config; the system config is ignored entirely.
+// Constant defence in depth: settings that can run a program are pinned on the command line. The
+// real guard is the repository check (repo-check/) that runs before git; no `-c` is ever built from
+// text read out of a repository. System and global config are not read at all (gitEnv).
 export const GIT_HARDENING = [
   '-c', 'core.fsmonitor=', '-c', 'core.pager=cat', '-c', 'core.sshCommand=/bin/false', '-c', 'diff.external=',
   '-c', 'core.hooksPath=/dev/null', '-c', 'protocol.allow=never', '-c', 'credential.helper=',
@@ -18,10 +18,10 @@ export const GIT_HARDENING = [
   '-c', 'gpg.x509.program=/bin/false', '-c', 'log.showSignature=false', '--no-pager',
 ];
 
-/** Environment for git: minimal, no inherited GIT_*, no system config, no prompts, no optional locks. */
+/** Environment for git: minimal, no inherited GIT_*, no system or global config, no prompts, no optional locks. */
 export function gitEnv(ceilings: string[] = []): Record<string, string> {
   const ceiling: Record<string, string> = ceilings.length > 0 ? { GIT_CEILING_DIRECTORIES: ceilings.join(':') } : {};
-  return minimalEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_ASKPASS: '/bin/false', SSH_ASKPASS: '/bin/false', ...ceiling });
+  return minimalEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_ASKPASS: '/bin/false', SSH_ASKPASS: '/bin/false', ...ceiling });
 }
 
 /**
@@ -47,9 +47,7 @@ export async function runGit(deps: AppDeps, cwd: string, args: string[], opts: G
   const fd = openDirVerified(cwd);
   if (fd === null && hasProcFd()) throw new AppError('path_denied', `${cwd} changed while it was being checked`, { rule: 'path.changed' });
   try {
-    const at = fd === null ? cwd : `/proc/self/fd/${fd}`;
-    const drivers = driverOverrides(git, at, env, GIT_HARDENING);
-    const r = await runBounded(git, [...GIT_HARDENING, ...drivers, ...args], { cwd, cwdFd: fd ?? undefined, env, ...opts });
+    const r = await runBounded(git, [...GIT_HARDENING, ...args], { cwd, cwdFd: fd ?? undefined, env, ...opts });
     if (r.timedOut) throw new AppError('timeout', `git ${args[0]} took longer than ${opts.timeoutMs} ms`);
     return r;
   } finally {

@@ -10,6 +10,7 @@ import type { ArgRule, ArgVerdict } from './types.js';
 export const GIT_HARDENING: readonly string[] = [
   '-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '-c', 'core.hooksPath=/dev/null', '-c', 'core.sshCommand=false',
   '-c', 'log.showSignature=false', '-c', 'credential.helper=', '-c', 'protocol.allow=never',
+  '-c', 'gpg.program=false', '-c', 'gpg.ssh.program=false', '-c', 'gpg.x509.program=false', '-c', 'diff.external=',
 ];
 const NO_PROGRAMS = new Set(['diff', 'log', 'show', 'whatchanged', 'blame']);
 

@@ -55,7 +55,8 @@ const UNSAFE: Array<[string, string]> = [
   ['[blame]\n\tignoreRevsFile = /home/u/.ssh/id_rsa\n', 'blame.ignorerevsfile'],
   ['[blame]\n\tignoreRevsFile = ../../x\n', 'blame.ignorerevsfile'],
   ['[commit]\n\ttemplate = /etc/passwd\n', 'commit.template'],
-  ['[core]\n\thooksPath = .husky/_\n', 'core.hookspath'],
+  ['[core]\n\thooksPath = ../../hooks\n', 'core.hookspath'],
+  ['[core]\n\thooksPath = ~/hooks\n', 'core.hookspath'],
   ['[branch "main"]\n\tmergeOptions = -s evil\n', 'branch.main.mergeoptions'],
   // finding 1: a subsection with `=` shifts the key/value split of a `-c` built from it
   [`[filter "a.clean=sh -c 'touch /tmp/p' #"]\n\tsmudge = x\n`, 'subsection name containing "="'],
@@ -94,6 +95,7 @@ const SAFE: string[] = [
   '[lfs]\n\trepositoryformatversion = 0\n[lfs "https://h/x.git/info/lfs"]\n\taccess = basic\n',
   '[core]\n\tbare\n',
   '[core]\n\tfsmonitor = false\n[maintenance]\n\tauto = false\n\tstrategy = incremental\n[index]\n\tsparse = true\n',
+  '[core]\n\thooksPath = .husky/_\n',
   '[blame]\n\tignoreRevsFile = .git-blame-ignore-revs\n[branch "main"]\n\tvscode-merge-base = origin/main\n[gui]\n\twmstate = normal\n',
 ];
 

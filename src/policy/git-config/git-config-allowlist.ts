@@ -1,11 +1,14 @@
 // The git config keys a repository may set (pure). Decided by what is known harmless: a key is on
 // this list only if no value of it can make git run a program, load code, or read or write outside
 // the repository (or VALUE_CHECKS narrows its values until that holds). Everything else — drivers
-// (filter/diff/merge), core.hooksPath/pager/editor/sshCommand/askpass/gitProxy/excludesFile/
+// (filter/diff/merge), core.pager/editor/sshCommand/askpass/gitProxy/excludesFile/
 // attributesFile, gpg.*, credential.*, alias.*, pager.*, protocol.*, url.* rewrites to transport
 // helpers, remote.*.vcs/uploadpack/receivepack, sendemail.*, *.tool, init.templateDir,
 // commit.template, mailmap.file, … — is refused as unknown. core.fsmonitor passes only as false,
-// submodule.*.update only as checkout/rebase/merge/none. Some keys are pointers (core.worktree,
+// submodule.*.update only as checkout/rebase/merge/none, core.hooksPath only as a relative path inside
+// the work tree (husky's `.husky/_`): hooks from there are no more than the default .git/hooks, which
+// a repository always has — they run only inside the sandbox, and never for the adapters' git or a
+// read-only command (both pin core.hooksPath=/dev/null). Some keys are pointers (core.worktree,
 // include.path, includeIf.*.path): allowed here, the caller resolves them and keeps them inside the roots.
 //
 // Keys are written `section.name` (no subsection) or `section.*.name` (any subsection); `section.*`
@@ -18,7 +21,7 @@ const PLAIN = [
   'core.compression', 'core.loosecompression', 'core.bigfilethreshold', 'core.commentchar', 'core.whitespace',
   'core.preloadindex', 'core.untrackedcache', 'core.splitindex', 'core.multipackindex', 'core.commitgraph',
   'core.longpaths', 'core.protecthfs', 'core.protectntfs', 'core.sharedrepository', 'core.warnambiguousrefs',
-  'core.fsync', 'core.fsyncmethod', 'core.worktree',
+  'core.fsync', 'core.fsyncmethod', 'core.worktree', 'core.hookspath',
   'extensions.objectformat', 'extensions.worktreeconfig', 'extensions.refstorage', 'extensions.preciousobjects',
   'extensions.partialclone', 'extensions.noop',
   'user.name', 'user.email', 'user.signingkey', 'user.useconfigonly',
@@ -79,8 +82,14 @@ export const VALUE_CHECKS: Readonly<Record<string, (value: string, subsection: s
   // A program (or git's own daemon, a long-lived process) unless switched off.
   'core.fsmonitor': (v) => (/^(false|no|off|0)$/i.test(v) ? null : 'only "false" is accepted: any other value starts a program or the fsmonitor daemon'),
   // Read by blame relative to the work tree: only a plain relative path inside it.
-  'blame.ignorerevsfile': (v) => (v === '' || v.startsWith('/') || v.startsWith('~') || v.split('/').includes('..') ? 'only a relative path inside the work tree is accepted' : null),
+  'blame.ignorerevsfile': (v) => insideWorkTree(v),
+  'core.hookspath': (v) => insideWorkTree(v),
 };
+
+/** Refuses a path that is absolute, home-relative or climbs out of the work tree. */
+function insideWorkTree(v: string): string | null {
+  return v === '' || v.startsWith('/') || v.startsWith('~') || v.split('/').includes('..') ? 'only a relative path inside the work tree is accepted' : null;
+}
 
 /** The allowlist pattern a key matches, or null when the key is not known harmless. */
 export function allowedPattern(section: string, subsection: string | null, name: string): string | null {

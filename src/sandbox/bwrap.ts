@@ -7,6 +7,8 @@ import type { SandboxOptions } from './plan.js';
 export const SECCOMP_FD = 3;
 const FALLBACK_HOME = '/home/workbench';
 const HOSTNAME = 'workbench';
+/** Host directories the system view binds (systemMounts), where a secret could otherwise show. */
+const SYSTEM_BOUND = ['/usr', '/etc', '/opt', '/sys'];
 
 /** bwrap arguments (ending with `--`) that confine a command to its profile's view of the host. */
 export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, seccomp = false): string[] {
@@ -24,7 +26,8 @@ export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, seccomp 
     '--cap-drop', 'ALL',
     '--hostname', HOSTNAME,
     ...roots.args,
-    ...maskMounts({ homeDir: opts.homeDir, stateDir: opts.stateDir, bound: roots.bound, maskFile: caps.maskFile ?? '/dev/null' }),
+    // The system dirs count as bound too: a state directory under /opt or /etc is masked as well.
+    ...maskMounts({ homeDir: opts.homeDir, stateDir: opts.stateDir, bound: [...roots.bound, ...SYSTEM_BOUND], maskFile: caps.maskFile ?? '/dev/null' }),
     '--setenv', 'HOME', home,
     '--chdir', opts.cwd,
     ...(seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
@@ -45,7 +48,7 @@ function rootMounts(opts: SandboxOptions, home: string): { args: string[]; bound
     { path: '/tmp', args: ['--tmpfs', '/tmp'] },
     { path: home, args: ['--tmpfs', home] },
   ];
-  const bound = [...new Set([...opts.readRoots, ...writable])];
+  const bound = [...new Set([...opts.readRoots, ...writable, ...(opts.extraReadOnly ?? [])])];
   for (const r of bound) {
     // -try: a read root that does not exist on this host (say /var/log in a container) is skipped.
     mounts.push({ path: r, args: writable.includes(r) ? ['--bind-try', r, r] : ['--ro-bind-try', r, r] });

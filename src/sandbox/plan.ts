@@ -24,6 +24,11 @@ export interface SandboxOptions {
   limits: SandboxLimits;
   /** Whether bubblewrap may be used (config sandbox.bubblewrap != off). */
   useBubblewrap: boolean;
+  /**
+   * Host paths bound read-only beyond the roots and system dirs (a helper's database, such as
+   * /var/lib/dpkg); secrets and the state directory beneath them are masked like under a root.
+   */
+  extraReadOnly?: string[];
 }
 
 export interface SpawnPlan {

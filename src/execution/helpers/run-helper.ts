@@ -1,13 +1,14 @@
 // The launch path of helper programs (the adapters' git, rg, pip, npm, dpkg-query, systemctl, ps):
 // the same planSpawn → cgroup → deadline → tree kill as commands, in the read-only sandbox view.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { basename } from 'node:path';
 import { planSpawn } from '../../sandbox/plan.js';
 import { AppError } from '../../shared/errors.js';
 import { reapCgroup, releaseCgroup } from '../kill-tree.js';
 import { createRunCgroup, superviseUntilExit } from '../supervise.js';
 import { fixedEnv } from './helper-env.js';
-import { helperLimits, helperView, type HelperHost, type HelperPlace } from './helper-view.js';
+import type { CgroupHandle } from '../../sandbox/cgroup.js';
+import { helperLimits, helperView, type HelperHost, type HelperPlace, type HelperView } from './helper-view.js';
 
 export type { HelperHost } from './helper-view.js';
 
@@ -51,44 +52,41 @@ const STDERR_MAX = 8192;
 /** Runs one helper confined and resolves once it has exited and its whole tree is gone. */
 export async function runHelper(host: HelperHost, spec: HelperSpec): Promise<HelperResult> {
   const view = helperView(host, spec.program, spec);
-  const caps = host.capabilities();
-  const cgroup = createRunCgroup(caps, helperLimits(host));
+  const cgroup = createRunCgroup(host.capabilities(), helperLimits(host));
+  // One signal ends the run: the caller's abort, or stop() from onStdout.
   const stopper = new AbortController();
   const abort = () => stopper.abort();
   if (spec.signal?.aborted) abort();
   spec.signal?.addEventListener('abort', abort, { once: true });
   let stopped = false;
-  const stop = () => ((stopped = true), abort());
-  let child: ChildProcess;
-  let layers: string[];
-  try {
-    const plan = planSpawn({ name: basename(spec.program), executable: spec.program, argv: [basename(spec.program), ...spec.args] }, view.sandbox, caps, cgroup);
-    layers = plan.layers;
-    const pinned = !view.confined && spec.cwdFd !== undefined;
-    // Host-side processes (the wrapper, bwrap) never start in a workspace: `/`, or the pinned descriptor.
-    const cwd = view.confined ? '/' : pinned ? '/proc/self/fd/3' : view.sandbox.cwd;
-    child = spawn(plan.file, plan.args, { cwd, env: { ...spec.env, ...fixedEnv() }, stdio: ['ignore', 'pipe', 'pipe', pinned ? spec.cwdFd! : 'ignore'], detached: true });
-  } catch (e) {
-    cgroup?.remove();
-    spec.signal?.removeEventListener('abort', abort);
-    throw new AppError('exec_failed', `could not start ${basename(spec.program)}: ${(e as Error).message}`, { cause: e });
-  }
-  let spawnError: Error | undefined;
   let stderr = '';
-  child.once('error', (e) => (spawnError = e));
-  child.stdout!.on('data', (b: Buffer) => stopped || spec.onStdout(b, stop));
-  child.stderr!.on('data', (b: Buffer) => void (stderr.length < STDERR_MAX && (stderr += b.toString('utf8'))));
-  const ended = await superviseUntilExit([child], { timeoutMs: spec.timeoutMs, signal: stopper.signal }, cgroup);
-  spec.signal?.removeEventListener('abort', abort);
-  if (cgroup && !(await reapCgroup(cgroup, { timeoutMs: 2000 }))) releaseCgroup(cgroup);
-  if (spawnError) throw new AppError('exec_failed', `could not start ${basename(spec.program)}: ${spawnError.message}`, { cause: spawnError });
-  return {
-    code: ended.code,
-    signal: ended.signal,
-    timedOut: ended.reason === 'timeout',
-    cancelled: ended.reason === 'cancelled' && !stopped,
-    stopped,
-    stderr: stderr.slice(0, STDERR_MAX),
-    layers,
-  };
+  let spawnError: Error | undefined;
+  try {
+    const { child, layers } = spawnHelper(host, spec, view, cgroup);
+    child.once('error', (e) => (spawnError = e));
+    child.stdout!.on('data', (b: Buffer) => stopped || spec.onStdout(b, () => ((stopped = true), abort())));
+    child.stderr!.on('data', (b: Buffer) => void (stderr.length < STDERR_MAX && (stderr += b.toString('utf8'))));
+    const ended = await superviseUntilExit([child], { timeoutMs: spec.timeoutMs, signal: stopper.signal }, cgroup);
+    if (spawnError) throw spawnError;
+    const cancelled = ended.reason === 'cancelled' && !stopped;
+    return { code: ended.code, signal: ended.signal, timedOut: ended.reason === 'timeout', cancelled, stopped, stderr: stderr.slice(0, STDERR_MAX), layers };
+  } catch (e) {
+    throw new AppError('exec_failed', `could not start ${basename(spec.program)}: ${(e as Error).message}`, { cause: e });
+  } finally {
+    spec.signal?.removeEventListener('abort', abort);
+    // No process outlives the call: wait (bounded) until the killed tree has left the cgroup.
+    if (cgroup && !(await reapCgroup(cgroup, { timeoutMs: 2000 }))) releaseCgroup(cgroup);
+  }
+}
+
+/** planSpawn (the wrapper that joins the cgroup, rlimits, seccomp, bubblewrap) and the spawn itself. */
+function spawnHelper(host: HelperHost, spec: HelperSpec, view: HelperView, cgroup?: CgroupHandle): { child: ChildProcess; layers: string[] } {
+  const name = basename(spec.program);
+  const plan = planSpawn({ name, executable: spec.program, argv: [name, ...spec.args] }, view.sandbox, host.capabilities(), cgroup);
+  const pinned = !view.confined && spec.cwdFd !== undefined;
+  // Host-side processes (the wrapper, bwrap) never start in a workspace: `/`, or the pinned descriptor.
+  const cwd = view.confined ? '/' : pinned ? '/proc/self/fd/3' : view.sandbox.cwd;
+  const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', pinned ? spec.cwdFd! : 'ignore'];
+  const child = spawn(plan.file, plan.args, { cwd, env: { ...spec.env, ...fixedEnv() }, stdio, detached: true });
+  return { child, layers: plan.layers };
 }

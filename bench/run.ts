@@ -7,6 +7,7 @@ const MODULES: Array<[string, string]> = [
   ['./sandbox-run.js', 'benchSandbox'],
   ['./jobs-bench.js', 'benchJobs'],
   ['./data-adapters.js', 'benchAdapters'],
+  ['./helpers-bench.js', 'benchHelpers'],
   ['./control-bench.js', 'benchControl'],
   ['./tasks-bench.js', 'benchTasks'],
 ];

@@ -14,8 +14,12 @@ export interface Mount {
   args: string[];
 }
 
-/** Read-only view of what programs need: /usr, the /bin and /lib* links or dirs, /etc, /opt, /sys. */
-export function systemMounts(): Mount[] {
+/**
+ * Read-only view of what programs need: /usr, the /bin and /lib* links or dirs, /etc, /opt, /sys.
+ * `sys: false` leaves /sys out (helper programs need none of it, and its recursive bind is one of
+ * the dearer parts of a sandbox's start).
+ */
+export function systemMounts({ sys = true } = {}): Mount[] {
   const m: Mount[] = [{ path: '/usr', args: ['--ro-bind', '/usr', '/usr'] }];
   for (const p of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
     const kind = kindOf(p);
@@ -24,7 +28,7 @@ export function systemMounts(): Mount[] {
     else if (kind === 'dir') m.push({ path: p, args: ['--ro-bind', p, p] });
   }
   m.push({ path: '/etc', args: ['--ro-bind', '/etc', '/etc'] });
-  for (const p of ['/opt', '/sys']) m.push({ path: p, args: ['--ro-bind-try', p, p] });
+  for (const p of sys ? ['/opt', '/sys'] : ['/opt']) m.push({ path: p, args: ['--ro-bind-try', p, p] });
   // A fresh procfs for the new pid namespace (only our own processes) and a minimal /dev.
   m.push({ path: '/proc', args: ['--proc', '/proc'] }, { path: '/dev', args: ['--dev', '/dev'] });
   return m;
@@ -48,6 +52,8 @@ export interface MaskInput {
   bound: string[];
   /** An empty file nobody can open (mode 000), or /dev/null when none could be made. */
   maskFile: string;
+  /** /sys is in the view (its firmware and kernel parts are then hidden). */
+  sys?: boolean;
 }
 
 /** Hides secret files and directories that would otherwise be visible through /etc, /sys or a root. */
@@ -56,7 +62,7 @@ export function maskMounts(m: MaskInput): string[] {
   const home = m.homeDir && m.homeDir !== '/' ? HOME_SECRETS.map((s) => join(m.homeDir, s)) : [];
   const underRoots = [...home, m.stateDir].filter((p) => p && m.bound.some((b) => isWithin(p, b)));
   const args: string[] = [];
-  for (const p of [...ETC_SECRETS, ...sshKeys, ...SYS_HIDDEN, ...underRoots]) {
+  for (const p of [...ETC_SECRETS, ...sshKeys, ...(m.sys === false ? [] : SYS_HIDDEN), ...underRoots]) {
     const kind = kindOf(p);
     // A directory becomes an empty read-only tmpfs; a file is covered by the unreadable empty file.
     if (kind === 'dir') args.push('--tmpfs', p, '--remount-ro', p);

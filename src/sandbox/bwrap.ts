@@ -27,7 +27,7 @@ export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, seccomp 
     '--hostname', HOSTNAME,
     ...roots.args,
     // The system dirs count as bound too: a state directory under /opt or /etc is masked as well.
-    ...maskMounts({ homeDir: opts.homeDir, stateDir: opts.stateDir, bound: [...roots.bound, ...SYSTEM_BOUND], maskFile: caps.maskFile ?? '/dev/null' }),
+    ...maskMounts({ homeDir: opts.homeDir, stateDir: opts.stateDir, bound: [...roots.bound, ...SYSTEM_BOUND], maskFile: caps.maskFile ?? '/dev/null', sys: opts.sys }),
     '--setenv', 'HOME', home,
     '--chdir', opts.cwd,
     ...(seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
@@ -44,7 +44,7 @@ export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, seccomp 
 function rootMounts(opts: SandboxOptions, home: string): { args: string[]; bound: string[] } {
   const writable = opts.profile === 'workspace-write' ? opts.writeRoots : [];
   const mounts: Mount[] = [
-    ...systemMounts(),
+    ...systemMounts({ sys: opts.sys !== false }),
     { path: '/tmp', args: ['--tmpfs', '/tmp'] },
     { path: home, args: ['--tmpfs', home] },
   ];

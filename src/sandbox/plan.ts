@@ -29,6 +29,8 @@ export interface SandboxOptions {
    * /var/lib/dpkg); secrets and the state directory beneath them are masked like under a root.
    */
   extraReadOnly?: string[];
+  /** false: no /sys in the view (helper programs); default true. */
+  sys?: boolean;
 }
 
 export interface SpawnPlan {

@@ -35,6 +35,7 @@ export interface HelperView {
 }
 
 // Directories the system view already shows (or replaces: /proc, /dev): never bound again.
+// (/sys is left out of a helper's view, and never bound for one either.)
 const SYSTEM_VIEW = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt', '/sys', '/proc', '/dev'];
 
 /** The view for one helper; throws unavailable where it may not run unconfined. */
@@ -67,6 +68,7 @@ export function helperView(host: HelperHost, program: string, place: HelperPlace
       useBubblewrap: why === null,
       limits: { fileSizeBytes: config.sandbox.file_size_max_mb * 1024 * 1024, cpuSeconds: 0 },
       extraReadOnly: [...(place.binds ?? []), ...cwdBind],
+      sys: false,
     },
   };
 }

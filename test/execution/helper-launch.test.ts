@@ -4,10 +4,11 @@
 // see zero connections, canaries that must not come back, host pids that must be dead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openDirVerified } from '../../src/data/open-checked.js';
 import { runHelper } from '../../src/execution/helpers/run-helper.js';
 import { runHelperBounded, type BoundedHelperSpec } from '../../src/execution/helpers/run-helper-bounded.js';
 import { whichSystem } from '../../src/sandbox/capabilities.js';
@@ -165,5 +166,32 @@ test("without confinement, a helper marked 'refuse' is unavailable and never sta
     assert.equal(r.stdout.toString(), 'ok\n');
   } finally {
     d.cleanup();
+  }
+});
+
+test('a checked directory swapped for a symlink to the state dir after the check: the helper never reads the state dir', async () => {
+  for (const d of [makeDataDeps(), makeDataDeps({ sandbox: { bubblewrap: 'off' } })]) {
+    const label = d.deps.config.sandbox.bubblewrap;
+    try {
+      writeFileSync(join(d.stateDir, 'api-token'), 'CANARY-swap-3e1f\n');
+      const dir = join(d.ws, 'race');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'api-token'), 'decoy\n');
+      // The adapter checked `dir` and holds a verified descriptor of it; then the swap happens.
+      const fd = openDirVerified(dir)!;
+      renameSync(dir, `${dir}.orig`);
+      symlinkSync(d.stateDir, dir);
+      try {
+        const r = await runHelperBounded(d.deps, sh('cat api-token', { cwd: dir, cwdFd: fd }));
+        const out = r.stdout.toString() + r.stderr;
+        assert.doesNotMatch(out, /CANARY-swap/, label);
+        // Without a sandbox view the descriptor pins the original directory; inside it the state dir is not in view.
+        if (label === 'off') assert.equal(r.stdout.toString(), 'decoy\n');
+      } finally {
+        closeSync(fd);
+      }
+    } finally {
+      d.cleanup();
+    }
   }
 });

@@ -1,6 +1,7 @@
 // The launch path of helper programs (the adapters' git, rg, pip, npm, dpkg-query, systemctl, ps):
 // the same planSpawn → cgroup → deadline → tree kill as commands, in the read-only sandbox view.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { planSpawn } from '../../sandbox/plan.js';
 import { AppError } from '../../shared/errors.js';
@@ -83,8 +84,11 @@ export async function runHelper(host: HelperHost, spec: HelperSpec): Promise<Hel
 function spawnHelper(host: HelperHost, spec: HelperSpec, view: HelperView, cgroup?: CgroupHandle): { child: ChildProcess; layers: string[] } {
   const name = basename(spec.program);
   const plan = planSpawn({ name, executable: spec.program, argv: [name, ...spec.args] }, view.sandbox, host.capabilities(), cgroup);
-  const pinned = !view.confined && spec.cwdFd !== undefined;
-  // Host-side processes (the wrapper, bwrap) never start in a workspace: `/`, or the pinned descriptor.
+  // /proc/self/fd names the descriptor only on Linux with /proc; elsewhere the checked path is used.
+  const pinned = !view.confined && spec.cwdFd !== undefined && process.platform === 'linux' && existsSync('/proc/self/fd');
+  // In the view, the host-side processes (the wrapper, bwrap) start in `/` and bwrap changes into
+  // the checked directory inside the view; on the host the helper starts in the checked directory
+  // (through the pinned descriptor where possible) or `/`.
   const cwd = view.confined ? '/' : pinned ? '/proc/self/fd/3' : view.sandbox.cwd;
   const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', pinned ? spec.cwdFd! : 'ignore'];
   const child = spawn(plan.file, plan.args, { cwd, env: { ...spec.env, ...fixedEnv() }, stdio, detached: true });

@@ -70,9 +70,10 @@ test('a helper cannot read the state directory, even inside a root; HOME and /tm
     d.deps.runtime.stateDir = state;
     d.deps.runtime.homeDir = home;
     try {
-      const script = `cat ${state}/api-token ${home}/.ssh/id_rsa; ls -A ${state}; echo "home=$HOME"; ls -A "$HOME" | wc -l; ls /tmp`;
+      const script = `touch ${d.ws}/written; cat ${state}/api-token ${home}/.ssh/id_rsa; ls -A ${state}; echo "home=$HOME"; ls -A "$HOME" | wc -l; ls /tmp`;
       const out = (await runHelperBounded(d.deps, sh(script))).stdout.toString();
       assert.doesNotMatch(out, /CANARY-/);
+      assert.equal(existsSync(join(d.ws, 'written')), false, 'the roots are read-only for a helper');
       assert.match(out, new RegExp(`^home=${home}\n0\n`, 'm'), `HOME is the private, empty home: ${out}`);
       assert.doesNotMatch(out, /wb-host-tmp-canary-/, 'the host /tmp is not visible');
       // The control row: the same read on the host does see the canaries, so the test can fail.

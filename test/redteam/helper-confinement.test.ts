@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileTools } from '../../src/control/tools/adapters-files.js';
 import { gitTools } from '../../src/control/tools/adapters-git.js';
 import { systemTools } from '../../src/control/tools/adapters-system.js';
-import { PIP_ARGS } from '../../src/data/packages/package-managers.js';
+import { managerSpec, PIP_ARGS } from '../../src/data/packages/package-managers.js';
 import { serviceStatus } from '../../src/data/services/service-status.js';
 import { whichSystem } from '../../src/sandbox/capabilities.js';
 import { call, callError, makeDataDeps } from '../helpers/data-deps.js';
@@ -68,8 +68,10 @@ for (const [label, configToml] of [['sandbox', undefined], ['bubblewrap off', '[
   });
 }
 
-test('pip runs isolated: -I (no cwd or user site on sys.path, PYTHON* ignored)', () => {
+test('interpreters isolated: python3 -I (no cwd or user site on sys.path, PYTHON* ignored), npm without lifecycle scripts', () => {
   assert.equal(PIP_ARGS[0], '-I');
+  const npm = managerSpec('npm');
+  if (npm) assert.equal(npm.env?.npm_config_ignore_scripts, 'true');
 });
 
 test('without confinement: git, rg and dpkg-query still answer; pip, npm and brew are unavailable saying why', async () => {

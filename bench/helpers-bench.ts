@@ -2,7 +2,7 @@
 // the read-only sandbox view, cgroup, deadline and tree kill, against the same git command spawned
 // raw and unconfined from Node, interleaved in the same run (medians). Target: ≤ 10 ms per call.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -35,6 +35,23 @@ function benchDeps(ws: string, stateDir: string, bubblewrap: 'auto' | 'off'): Ap
     config, runtime, logger: pino({ level: 'silent' }), version: 'bench', store: () => { throw new Error('no store'); },
     capabilities: () => caps, policyContext: () => policy, service: <T>(_: string, c: () => T) => c(), onClose: () => undefined, now: () => new Date(),
   };
+}
+
+/** CPU ms used so far by this process plus its reaped children (the whole helper tree once reaped). */
+function cpuMs(): number {
+  const f = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');
+  const u = process.resourceUsage();
+  return (Number(f[13]) + Number(f[14])) * 10 + (u.userCPUTime + u.systemCPUTime) / 1000;
+}
+
+/**
+ * CPU ms per call of `fn` over `n` calls. Unlike wall time this hardly depends on how loaded the
+ * host is (a shared CI box or a laptop busy with other work): it is what a call costs an idle host.
+ */
+async function cpuPerCall(n: number, fn: () => Promise<unknown>): Promise<number> {
+  const c0 = cpuMs();
+  for (let i = 0; i < n; i++) await fn();
+  return (cpuMs() - c0) / n;
 }
 
 const timed = async (fn: () => Promise<unknown>): Promise<number> => {
@@ -85,6 +102,11 @@ export async function benchHelpers(): Promise<BenchRow[]> {
       const [a, b] = await interleave(ITERATIONS, adapter, raw);
       const [c, e] = await interleave(ITERATIONS, launch, raw);
       const note = `${ITERATIONS} interleaved runs; layers ${layers}`;
+      if (process.platform === 'linux') {
+        const ours = await cpuPerCall(ITERATIONS * 2, launch);
+        const base = await cpuPerCall(ITERATIONS * 2, raw);
+        rows.push({ name: `git status CPU per call (${bubblewrap === 'auto' ? 'confined' : 'bwrap off'})`, ours, baseline: base, unit: 'ms cpu', note: `server + helper tree, user+sys; Δ ${(ours - base).toFixed(2)} ms` });
+      }
       if (bubblewrap === 'auto' && caps.bubblewrap.works) {
         // The share of bubblewrap itself: the same mounts and git, spawned raw (no wrapper, cgroup or seccomp).
         const view = helperView(deps, git, { cwd: ws, unconfined: 'run' }).sandbox;

@@ -20,10 +20,11 @@ export interface Deadline {
 /**
  * A fresh cgroup for one run, or undefined where cgroups are not usable (or creation failed).
  * The name starts `run-<pid>-` so the start-up sweeper can remove leftovers of a dead server.
+ * `pidNamespace`: the tree runs in its own pid namespace (see CgroupHandle).
  */
-export function createRunCgroup(caps: HostCapabilities, limits: CgroupLimits = {}): CgroupHandle | undefined {
+export function createRunCgroup(caps: HostCapabilities, limits: CgroupLimits = {}, opts: { pidNamespace?: boolean } = {}): CgroupHandle | undefined {
   if (!caps.cgroup.usable) return undefined;
-  const handle = new CgroupHandle(caps.cgroup, `run-${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}`, limits);
+  const handle = new CgroupHandle(caps.cgroup, `run-${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}`, limits, opts);
   try {
     handle.create(limits);
     return handle;

@@ -196,3 +196,23 @@ test('a checked directory swapped for a symlink to the state dir after the check
     }
   }
 });
+
+test("a helper runs under the config's cgroup limits: pids_max = 8 stops a helper that forks 20 sleeps", async (t) => {
+  const script = 'i=0; while [ $i -lt 20 ]; do sleep 30 & i=$((i+1)); done; echo all-started; kill $(jobs -p)';
+  for (const bubblewrap of ['auto', 'off'] as const) {
+    for (const pids of [8, 512]) {
+      const d = makeDataDeps({ sandbox: { pids_max: pids, bubblewrap } });
+      try {
+        if (!d.deps.capabilities().cgroup.limitControllers.includes('pids')) return t.skip('no pids controller here');
+        const r = await runHelperBounded(d.deps, sh(script, { timeoutMs: 10_000 }));
+        const label = `${bubblewrap}, pids_max ${pids}: ${r.stdout.toString()} ${r.stderr.slice(0, 200)}`;
+        assert.ok(r.layers.includes('cgroup-limits'), r.layers.join(','));
+        // The control row (512) proves the script itself can start all 20.
+        if (pids === 8) assert.match(r.stderr, /fork/i, label);
+        else assert.match(r.stdout.toString(), /all-started/, label);
+      } finally {
+        d.cleanup();
+      }
+    }
+  }
+});

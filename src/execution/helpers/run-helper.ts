@@ -53,7 +53,8 @@ const STDERR_MAX = 8192;
 /** Runs one helper confined and resolves once it has exited and its whole tree is gone. */
 export async function runHelper(host: HelperHost, spec: HelperSpec): Promise<HelperResult> {
   const view = helperView(host, spec.program, spec);
-  const cgroup = createRunCgroup(host.capabilities(), helperLimits(host));
+  // Confined, the helper's tree lives in bubblewrap's pid namespace, which dies with it.
+  const cgroup = createRunCgroup(host.capabilities(), helperLimits(host), { pidNamespace: view.confined });
   // One signal ends the run: the caller's abort, or stop() from onStdout.
   const stopper = new AbortController();
   const abort = () => stopper.abort();

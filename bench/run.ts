@@ -9,6 +9,7 @@ const MODULES: Array<[string, string]> = [
   ['./log-budget-bench.js', 'benchLogBudget'],
   ['./data-adapters.js', 'benchAdapters'],
   ['./git-check-bench.js', 'benchGitCheck'],
+  ['./helpers-bench.js', 'benchHelpers'],
   ['./control-bench.js', 'benchControl'],
   ['./tasks-bench.js', 'benchTasks'],
 ];

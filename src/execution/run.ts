@@ -5,10 +5,11 @@ import { statSync } from 'node:fs';
 import { AppError } from '../shared/errors.js';
 import type { Stage } from '../policy/types.js';
 import type { HostCapabilities } from '../sandbox/capabilities.js';
-import { CgroupHandle, type CgroupLimits } from '../sandbox/cgroup.js';
+import type { CgroupLimits } from '../sandbox/cgroup.js';
 import { planSpawn, type SandboxOptions } from '../sandbox/plan.js';
 import { OutputCapture } from './output-capture.js';
-import { killTree, reapCgroup, releaseCgroup, signalGroups } from './kill-tree.js';
+import { killTree, reapCgroup, releaseCgroup } from './kill-tree.js';
+import { createRunCgroup, pidsOf, superviseUntilExit } from './supervise.js';
 
 export interface RunSpec {
   stages: Stage[];
@@ -42,13 +43,11 @@ export interface RunResult {
   limit_hit?: string;
 }
 
-let counter = 0;
-
 /** Runs the stages connected by pipes and resolves when every stage has exited and the tree is gone. */
 export async function runCommand(spec: RunSpec): Promise<RunResult> {
   assertDirectory(spec.cwd);
   const started = performance.now();
-  const cgroup = createCgroup(spec);
+  const cgroup = createRunCgroup(spec.caps, spec.cgroupLimits);
   const out = new OutputCapture(spec.maxOutputBytes);
   const err = new OutputCapture(spec.maxOutputBytes);
   const children: ChildProcess[] = [];
@@ -99,74 +98,12 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   };
 }
 
-interface Ended {
-  code: number | null;
-  signal: string | null;
-  reason: 'exit' | 'timeout' | 'cancelled';
-}
-
-/** Waits for the last stage; on timeout/cancel kills the tree; afterwards kills any leftover descendant. */
-function superviseUntilExit(children: ChildProcess[], spec: RunSpec, cgroup?: CgroupHandle): Promise<Ended> {
-  const pids = pidsOf(children);
-  return new Promise((resolve) => {
-    let reason: Ended['reason'] = 'exit';
-    const stop = (why: Ended['reason']) => {
-      reason = why;
-      killTree(pids, cgroup);
-    };
-    const timer = setTimeout(() => stop('timeout'), spec.timeoutMs);
-    const onAbort = () => stop('cancelled');
-    if (spec.signal?.aborted) onAbort();
-    spec.signal?.addEventListener('abort', onAbort, { once: true });
-    let closed = 0;
-    const last = children[children.length - 1]!;
-    let lastExit: { code: number | null; signal: string | null } = { code: null, signal: null };
-    last.once('exit', (code, signal) => {
-      lastExit = { code, signal };
-      // No process outlives the call: once the command is done, anything it left behind
-      // (a daemon holding our pipes open) is killed, which also lets the pipes close.
-      killTree(pids, cgroup);
-    });
-    const finished = new Set<ChildProcess>();
-    for (const child of children) {
-      const onDone = () => {
-        if (finished.has(child)) return;
-        finished.add(child);
-        if (++closed < children.length) return;
-        clearTimeout(timer);
-        spec.signal?.removeEventListener('abort', onAbort);
-        signalGroups(pids, 'SIGKILL');
-        resolve({ ...lastExit, reason });
-      };
-      child.once('close', onDone);
-      child.once('error', onDone);
-    }
-  });
-}
-
 function feedStdin(first: ChildProcess, stdin: string | undefined): void {
   if (stdin === undefined || !first.stdin) return;
   first.stdin.on('error', () => {
     /* the command exited without reading all of its input: not an error of ours */
   });
   first.stdin.end(stdin);
-}
-
-function createCgroup(spec: RunSpec): CgroupHandle | undefined {
-  if (!spec.caps.cgroup.usable) return undefined;
-  const limits = spec.cgroupLimits ?? {};
-  const handle = new CgroupHandle(spec.caps.cgroup, `run-${process.pid}-${Date.now()}-${++counter}`, limits);
-  try {
-    handle.create(limits);
-    return handle;
-  } catch {
-    handle.remove();
-    return undefined;
-  }
-}
-
-function pidsOf(children: ChildProcess[]): number[] {
-  return children.map((c) => c.pid).filter((p): p is number => typeof p === 'number');
 }
 
 function assertDirectory(cwd: string): void {

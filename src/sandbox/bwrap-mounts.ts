@@ -16,8 +16,12 @@ export interface Mount {
   args: string[];
 }
 
-/** Read-only view of what programs need: /usr, the /bin and /lib* links or dirs, /etc, /opt, /sys. */
-export function systemMounts(): Mount[] {
+/**
+ * Read-only view of what programs need: /usr, the /bin and /lib* links or dirs, /etc, /opt, /sys.
+ * `sys: false` leaves /sys out (helper programs need none of it, and its recursive bind is one of
+ * the dearer parts of a sandbox's start).
+ */
+export function systemMounts({ sys = true } = {}): Mount[] {
   const m: Mount[] = [{ path: '/usr', args: ['--ro-bind', '/usr', '/usr'] }];
   for (const p of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
     const kind = kindOf(p);
@@ -26,7 +30,7 @@ export function systemMounts(): Mount[] {
     else if (kind === 'dir') m.push({ path: p, args: ['--ro-bind', p, p] });
   }
   m.push({ path: '/etc', args: ['--ro-bind', '/etc', '/etc'] });
-  for (const p of ['/opt', '/sys']) m.push({ path: p, args: ['--ro-bind-try', p, p] });
+  for (const p of sys ? ['/opt', '/sys'] : ['/opt']) m.push({ path: p, args: ['--ro-bind-try', p, p] });
   // A fresh procfs for the new pid namespace (only our own processes) and a minimal /dev.
   m.push({ path: '/proc', args: ['--proc', '/proc'] }, { path: '/dev', args: ['--dev', '/dev'] });
   return m;
@@ -54,6 +58,8 @@ export interface MaskInput {
   maskFile: string;
   /** The person's configuration: bound read-only over itself (created first when missing under a writable root). */
   configPaths: string[];
+  /** /sys is in the view (its firmware and kernel parts are then hidden). */
+  sys?: boolean;
 }
 
 /**
@@ -70,7 +76,7 @@ export function maskMounts(m: MaskInput): string[] {
     if (kind === 'dir') args.push('--tmpfs', p, '--remount-ro', p);
     else if (kind === 'file') args.push('--ro-bind', m.maskFile, p);
   };
-  for (const p of [...ETC_SECRETS, ...sshKeys, ...SYS_HIDDEN]) mask(p, kindOf(p));
+  for (const p of [...ETC_SECRETS, ...sshKeys, ...(m.sys === false ? [] : SYS_HIDDEN)]) mask(p, kindOf(p));
   const home = m.homeDir && m.homeDir !== '/' ? m.homeDir : undefined;
   for (const rel of home ? HOME_SECRETS : []) {
     const p = join(home!, rel);

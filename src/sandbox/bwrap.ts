@@ -7,6 +7,8 @@ import type { SandboxOptions } from './plan.js';
 export const SECCOMP_FD = 3;
 const FALLBACK_HOME = '/home/workbench';
 const HOSTNAME = 'workbench';
+/** Host directories the system view binds (systemMounts), where a secret could otherwise show. */
+const SYSTEM_BOUND = ['/usr', '/etc', '/opt', '/sys'];
 
 /** Host-side files the arguments refer to. */
 export interface BwrapFiles {
@@ -33,13 +35,15 @@ export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, files: B
     '--cap-drop', 'ALL',
     '--hostname', HOSTNAME,
     ...roots.args,
+    // The system dirs count as bound too: a state directory under /opt or /etc is masked as well.
     ...maskMounts({
       homeDir: opts.homeDir,
       stateDir: opts.stateDir,
-      bound: roots.bound,
+      bound: [...roots.bound, ...SYSTEM_BOUND],
       hostWritable: (p) => hostWritable(p, opts, home),
       maskFile: files.maskFile,
       configPaths: opts.configPaths ?? [],
+      sys: opts.sys,
     }),
     '--setenv', 'HOME', home,
     '--chdir', opts.cwd,
@@ -57,11 +61,11 @@ export function bwrapArgs(opts: SandboxOptions, caps: HostCapabilities, files: B
 function rootMounts(opts: SandboxOptions, home: string): { args: string[]; bound: string[] } {
   const writable = opts.profile === 'workspace-write' ? opts.writeRoots : [];
   const mounts: Mount[] = [
-    ...systemMounts(),
+    ...systemMounts({ sys: opts.sys !== false }),
     { path: '/tmp', args: ['--tmpfs', '/tmp'] },
     { path: home, args: ['--tmpfs', home] },
   ];
-  const bound = [...new Set([...opts.readRoots, ...writable])];
+  const bound = [...new Set([...opts.readRoots, ...writable, ...(opts.extraReadOnly ?? [])])];
   for (const r of bound) {
     // -try: a read root that does not exist on this host (say /var/log in a container) is skipped.
     mounts.push({ path: r, args: writable.includes(r) ? ['--bind-try', r, r] : ['--ro-bind-try', r, r] });

@@ -28,10 +28,15 @@ export class CgroupHandle {
    * With them it leaves out hierarchies whose limit is unset or could never bind: each one spanned
    * costs a mkdir, a cgroup migration in the spawn wrapper and an rmdir per command.
    */
-  constructor(setup: CgroupSetup, name: string, limits?: CgroupLimits) {
-    if (setup.unifiedParent) this.parts.unified = join(setup.unifiedParent, name);
+  constructor(setup: CgroupSetup, name: string, limits?: CgroupLimits, { pidNamespace = false } = {}) {
+    // A tree in its own pid namespace (bubblewrap, --die-with-parent) dies with its init, so on a
+    // hybrid host the unified hierarchy (only there for cgroup.kill) is left out when the v1 pids
+    // hierarchy can list the tree: each hierarchy joined costs a migration, which waits for an RCU
+    // grace period. The kill then signals the pids listed there.
+    const skipUnified = pidNamespace && limits !== undefined && Boolean(setup.v1Parents.pids);
+    if (setup.unifiedParent && !skipUnified) this.parts.unified = join(setup.unifiedParent, name);
     for (const [c, parent] of Object.entries(setup.v1Parents) as Array<[Controller, string]>) {
-      if (!limits || needsHierarchy(c, setup, limits)) this.parts[c] = join(parent, name);
+      if (!limits || needsHierarchy(c, setup, limits) || (skipUnified && c === 'pids')) this.parts[c] = join(parent, name);
     }
     this.dirs = Object.values(this.parts);
     this.cpuNoop = cpuNeverBinds(limits?.cpuPercent, setup.cpuCount);

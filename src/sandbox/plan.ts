@@ -27,6 +27,13 @@ export interface SandboxOptions {
   useBubblewrap: boolean;
   /** The person's configuration (directories and files): read-only in the sandbox even under a write root. */
   configPaths?: string[];
+  /**
+   * Host paths bound read-only beyond the roots and system dirs (a helper's database, such as
+   * /var/lib/dpkg); secrets and the state directory beneath them are masked like under a root.
+   */
+  extraReadOnly?: string[];
+  /** false: no /sys in the view (helper programs); default true. */
+  sys?: boolean;
 }
 
 export interface SpawnPlan {

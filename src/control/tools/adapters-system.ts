@@ -24,7 +24,7 @@ const proc = () => z.object({
 
 /** The host adapters. */
 export function systemTools(deps: AppDeps): ToolDef[] {
-  return [systemInfoTool(deps), processSearchTool(), envVarsTool(), networkCheckTool(deps), packageListTool(), serviceStatusTool(), timeConvertTool(deps)];
+  return [systemInfoTool(deps), processSearchTool(deps), envVarsTool(), networkCheckTool(deps), packageListTool(deps), serviceStatusTool(deps), timeConvertTool(deps)];
 }
 
 function systemInfoTool(deps: AppDeps): ToolDef {
@@ -45,7 +45,7 @@ function systemInfoTool(deps: AppDeps): ToolDef {
   });
 }
 
-function processSearchTool(): ToolDef {
+function processSearchTool(deps: AppDeps): ToolDef {
   return defineTool({
     name: 'process_search',
     description: 'Running processes (CPU% over ~200 ms, memory, args), filtered by name/pid/user, sorted by cpu or mem.',
@@ -62,7 +62,7 @@ function processSearchTool(): ToolDef {
     annotations: RO,
     handler: async (args) => {
       const { processSearch } = await processesMod();
-      const data = await processSearch(args);
+      const data = await processSearch(deps, args);
       return { data: { ...data }, truncated: data.truncated };
     },
   });
@@ -102,7 +102,7 @@ function networkCheckTool(deps: AppDeps): ToolDef {
   });
 }
 
-function packageListTool(): ToolDef {
+function packageListTool(deps: AppDeps): ToolDef {
   return defineTool({
     name: 'package_list',
     description: 'Installed packages (name, version) of dpkg/apt, brew, pip or global npm, sorted by name; page with next_cursor.',
@@ -121,13 +121,13 @@ function packageListTool(): ToolDef {
     annotations: RO,
     handler: async (args) => {
       const { packageList } = await packagesMod();
-      const data = await packageList(args);
+      const data = await packageList(deps, args);
       return { data: { ...data }, truncated: data.truncated };
     },
   });
 }
 
-function serviceStatusTool(): ToolDef {
+function serviceStatusTool(deps: AppDeps): ToolDef {
   return defineTool({
     name: 'service_status',
     description: 'systemd unit states (load, active, sub); one unit by name or all. Unavailable where systemd is not running.',
@@ -141,7 +141,7 @@ function serviceStatusTool(): ToolDef {
     annotations: RO,
     handler: async (args) => {
       const { serviceStatus } = await servicesMod();
-      const data = await serviceStatus(args.name);
+      const data = await serviceStatus(deps, args.name);
       return { data: { ...data }, truncated: data.truncated };
     },
   });

@@ -4,7 +4,8 @@ import { AppError } from '../../shared/errors.js';
 import { whichSystem } from '../../sandbox/capabilities.js';
 import { closeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { minimalEnv, runBounded, type BoundedRunResult } from '../spawn-bounded.js';
+import { minimalEnv } from '../../execution/helpers/helper-env.js';
+import { runHelperBounded, type BoundedRunResult } from '../../execution/helpers/run-helper-bounded.js';
 import { hasProcFd, openDirVerified } from '../open-checked.js';
 
 // Constant defence in depth: settings that can run a program are pinned on the command line. The
@@ -47,7 +48,7 @@ export async function runGit(deps: AppDeps, cwd: string, args: string[], opts: G
   const fd = openDirVerified(cwd);
   if (fd === null && hasProcFd()) throw new AppError('path_denied', `${cwd} changed while it was being checked`, { rule: 'path.changed' });
   try {
-    const r = await runBounded(git, [...GIT_HARDENING, ...args], { cwd, cwdFd: fd ?? undefined, env, ...opts });
+    const r = await runHelperBounded(deps, { program: git, args: [...GIT_HARDENING, ...args], cwd, cwdFd: fd ?? undefined, env, unconfined: 'run', ...opts });
     if (r.timedOut) throw new AppError('timeout', `git ${args[0]} took longer than ${opts.timeoutMs} ms`);
     return r;
   } finally {

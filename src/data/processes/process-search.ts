@@ -1,6 +1,7 @@
 // process_search: processes from /proc with CPU% from two samples ~200 ms apart (`ps` off Linux).
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import type { AppDeps } from '../../control/deps.js';
 import { listPids, readProc, type ProcSample } from './read-proc.js';
 import { psProcesses } from './ps-fallback.js';
 import { userNames } from './user-names.js';
@@ -30,8 +31,8 @@ const TICKS = 100; // USER_HZ is 100 on every mainstream Linux build.
 const PAGE = 4096;
 
 /** Filters and sorts processes; `total` counts matches before the limit. */
-export async function processSearch(args: ProcessSearchArgs): Promise<{ processes: ProcessInfo[]; total: number; truncated: boolean }> {
-  const all = process.platform === 'linux' ? await sampleProc(args.sample_ms ?? 200) : await psProcesses();
+export async function processSearch(deps: AppDeps, args: ProcessSearchArgs): Promise<{ processes: ProcessInfo[]; total: number; truncated: boolean }> {
+  const all = process.platform === 'linux' ? await sampleProc(args.sample_ms ?? 200) : await psProcesses(deps);
   const matches = all.filter((p) => matchesFilter(p, args));
   matches.sort((a, b) => (args.sort_by === 'mem' ? b.rss_bytes - a.rss_bytes : b.cpu_percent - a.cpu_percent) || a.pid - b.pid);
   return { processes: matches.slice(0, args.limit), total: matches.length, truncated: matches.length > args.limit };

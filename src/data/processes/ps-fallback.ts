@@ -1,14 +1,22 @@
 // Off Linux (no /proc): the same fields from `ps -axo …` spawned at a fixed path.
+//
+// ps runs through the helper launch path like every helper (cgroup or process group, deadline,
+// tree kill, scrubbed env, `/` as its directory). It must report the host (SPEC §4.3), and a
+// sandbox view has its own pid namespace; but this fallback only runs where /proc is missing,
+// that is off Linux, where there is no bubblewrap: there it sees the host. Its argv is fixed by
+// us (nothing from content or the agent reaches it) and it loads no code from the filesystem, so
+// it may run unconfined. No host-view exception exists in the launch path for it.
 import { whichSystem } from '../../sandbox/capabilities.js';
 import { AppError } from '../../shared/errors.js';
-import { runBounded } from '../spawn-bounded.js';
+import type { AppDeps } from '../../control/deps.js';
+import { runHelperBounded } from '../../execution/helpers/run-helper-bounded.js';
 import type { ProcessInfo } from './process-search.js';
 
 /** Runs ps and parses its columns; args is last so it may contain spaces. */
-export async function psProcesses(): Promise<ProcessInfo[]> {
+export async function psProcesses(deps: AppDeps): Promise<ProcessInfo[]> {
   const ps = whichSystem('ps');
   if (!ps) throw new AppError('unavailable', 'neither /proc nor ps is available on this host');
-  const r = await runBounded(ps, ['-axo', 'pid=,ppid=,user=,pcpu=,pmem=,rss=,etime=,comm=,args='], { maxBytes: 8 << 20, timeoutMs: 5000 });
+  const r = await runHelperBounded(deps, { program: ps, args: ['-axo', 'pid=,ppid=,user=,pcpu=,pmem=,rss=,etime=,comm=,args='], unconfined: 'run', maxBytes: 8 << 20, timeoutMs: 5000 });
   return r.stdout.toString('utf8').split('\n').filter(Boolean).map(parsePsLine).filter((p): p is ProcessInfo => p !== null);
 }
 

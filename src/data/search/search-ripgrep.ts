@@ -1,12 +1,11 @@
 // The ripgrep engine: `rg --json` streamed, killed once max_results or the time budget is reached.
-import { spawn } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppDeps } from '../../control/deps.js';
 import { AppError } from '../../shared/errors.js';
 import { hasProcFd, openDirVerified } from '../open-checked.js';
 import { mayReadReal } from '../resolve-path.js';
-import { minimalEnv } from '../spawn-bounded.js';
+import { runHelper, type HelperResult } from '../../execution/helpers/run-helper.js';
 import { makeLineSplitter } from './line-splitter.js';
 import { rgArgs } from './rg-args.js';
 import { ContextCollector, type EngineResult, type SearchArgs, type SearchMatch } from './search-types.js';
@@ -21,46 +20,38 @@ interface RgState {
 }
 
 /**
- * Runs ripgrep at `rg` over root and maps its JSON events into matches with context. rg starts in
- * the root directory pinned by a verified descriptor (handed over as fd 3, cwd /proc/self/fd/3), never
- * follows symlinks (rg-args), and its matches are re-read through verified descriptors before return.
+ * Runs ripgrep at `rg` over root (through execution's helper launch path: the read-only sandbox
+ * view, cgroup, deadline = the time budget, tree kill) and maps its JSON events into matches with
+ * context. rg starts in the checked root (pinned by a verified descriptor where no sandbox view
+ * exists), never follows symlinks (rg-args), and its matches are re-read through verified
+ * descriptors before return. Where the host cannot confine, rg still runs: its argv is ours.
  */
-export function searchRipgrep(deps: AppDeps, rg: string, root: string, args: SearchArgs): Promise<EngineResult> {
+export async function searchRipgrep(deps: AppDeps, rg: string, root: string, args: SearchArgs): Promise<EngineResult> {
   const matches: SearchMatch[] = [];
   const st: RgState = { matches, collector: new ContextCollector(args.context_lines, matches), file: null, allowed: true };
   const rootFd = openDirVerified(root);
-  if (rootFd === null) return Promise.reject(new AppError('path_denied', `${root} changed while file_search was starting (a symlink was swapped in); refusing to search it`, { rule: 'path.changed', hint: 'retry once the path is stable' }));
-  return new Promise((resolve, reject) => {
-    const pinned = hasProcFd();
-    // uv_spawn returns once the child has exec'd, so the parent's copy can be closed right away.
-    const child = (() => {
-      try {
-        return spawn(rg, rgArgs(deps, args), { cwd: pinned ? '/proc/self/fd/3' : root, env: minimalEnv(), shell: false, stdio: ['ignore', 'pipe', 'pipe', pinned ? rootFd : 'ignore'] });
-      } finally {
-        closeSync(rootFd);
-      }
-    })();
-    let killed = false;
-    let timedOut = false;
-    const stop = () => ((killed = true), child.kill('SIGKILL'));
-    const timer = setTimeout(() => ((timedOut = true), stop()), args.time_budget_ms);
-    const split = makeLineSplitter(4 * 1024 * 1024, (l) => {
-      if (!killed) onEvent(deps, root, st, l);
-      if (!killed && matches.length > args.max_results) stop();
-    });
-    child.stdout!.on('data', split);
-    let stderr = '';
-    child.stderr!.on('data', (b: Buffer) => void (stderr.length < 4096 && (stderr += b.toString('utf8'))));
-    child.on('error', (e) => (clearTimeout(timer), reject(e)));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 2 && !killed && matches.length === 0 && /regex|parse/i.test(stderr)) {
-        return reject(new AppError('invalid_params', `ripgrep rejected the query: ${stderr.trim().split('\n').slice(-3).join(' ')}`, { hint: 'simplify the regex or pass regex: false' }));
-      }
-      const truncated = matches.length > args.max_results || timedOut;
-      resolve({ matches: verifyMatches(root, matches.slice(0, args.max_results)), truncated, partial: timedOut, files_scanned: st.filesScanned });
-    });
+  if (rootFd === null) throw new AppError('path_denied', `${root} changed while file_search was starting (a symlink was swapped in); refusing to search it`, { rule: 'path.changed', hint: 'retry once the path is stable' });
+  let halt: (() => void) | undefined;
+  let halted = false;
+  const split = makeLineSplitter(4 * 1024 * 1024, (l) => {
+    if (halted) return;
+    onEvent(deps, root, st, l);
+    if (matches.length > args.max_results) ((halted = true), halt?.());
   });
+  let r: HelperResult;
+  try {
+    r = await runHelper(deps, {
+      program: rg, args: rgArgs(deps, args), cwd: root, cwdFd: hasProcFd() ? rootFd : undefined, unconfined: 'run', timeoutMs: args.time_budget_ms,
+      onStdout: (b, stop) => ((halt = stop), split(b)),
+    });
+  } finally {
+    closeSync(rootFd);
+  }
+  if (r.code === 2 && !r.stopped && !r.timedOut && matches.length === 0 && /regex|parse/i.test(r.stderr)) {
+    throw new AppError('invalid_params', `ripgrep rejected the query: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`, { hint: 'simplify the regex or pass regex: false' });
+  }
+  const truncated = matches.length > args.max_results || r.timedOut;
+  return { matches: verifyMatches(root, matches.slice(0, args.max_results)), truncated, partial: r.timedOut, files_scanned: st.filesScanned };
 }
 
 type RgText = { text?: string; bytes?: string };

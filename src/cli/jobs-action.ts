@@ -5,6 +5,8 @@ import { viewJob, type JobView } from '../execution/jobs/job-view.js';
 import { readJobLog, type OutputStream } from '../execution/jobs/job-log.js';
 import { createJobService, type JobService } from '../execution/jobs/service.js';
 import { isEnded, JOB_STATUSES, type JobStatusName } from '../execution/jobs/types.js';
+import { bindPolicy, policyRecordOf } from '../config/policy-record.js';
+import { detectCapabilities, type HostCapabilities } from '../sandbox/capabilities.js';
 import { openDb } from '../store/db.js';
 import { loadSettings } from './boot.js';
 import { fail, type GlobalFlags } from './flags.js';
@@ -18,8 +20,11 @@ function openService(flags: GlobalFlags): JobService {
     const { config, runtime } = loadSettings(flags);
     const dbPath = join(runtime.stateDir, 'workbench.db');
     const j = config.jobs;
+    let caps: HostCapabilities | undefined;
     return createJobService({
       db: openDb(dbPath), dbPath, stateDir: runtime.stateDir, now: () => new Date(),
+      policy: bindPolicy(policyRecordOf(config, runtime)),
+      caps: () => (caps ??= detectCapabilities()),
       limits: { maxRunning: j.max_running, maxQueued: j.max_queued, maxLogBytes: j.max_log_bytes, retentionDays: j.retention_days },
     });
   } catch (err) {

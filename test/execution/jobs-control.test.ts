@@ -22,9 +22,9 @@ const start = async (script: string, extra = {}) => (await svc.start(shRequest(e
 
 test('cancel kills the whole tree, including a setsid daemon', async () => {
   const id = await start('setsid sleep 300 & sleep 300');
-  const spec = JSON.parse(readFileSync(jobPaths(env.stateDir, id).spec, 'utf8'));
-  const cgroup = new CgroupHandle(spec.caps.cgroup, `job-${id}`);
-  const pids = spec.caps.cgroup.usable
+  const setup = svc.ctx.caps().cgroup;
+  const cgroup = new CgroupHandle(setup, `job-${id}`);
+  const pids = setup.usable
     ? await waitFor(() => (cgroup.pids().length >= 3 ? cgroup.pids() : undefined), 5000, 'sh and both sleeps to run')
     : [];
   const sup = JSON.parse(readFileSync(jobPaths(env.stateDir, id).supervisor, 'utf8')) as { procs: Array<{ pid: number }> };

@@ -11,7 +11,8 @@ import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
 import { decideOrThrow } from './decide-or-throw.js';
 import type { ListArgs, OutputArgs, StartArgs } from './jobs-schema.js';
-import { commandEnv, hardenStages, requireConfinement, sandboxOptions, serverSecrets } from './run-command-exec.js';
+import { commandEnv, hardenStages, requireConfinement, serverSecrets } from './run-command-exec.js';
+import { serverPolicy } from '../server-policy.js';
 
 /** The job controls the handlers call, loaded with them. */
 export { cancelJob, sendJobInput, waitForJob } from '../../execution/jobs/job-control.js';
@@ -27,6 +28,8 @@ export function jobService(deps: AppDeps): JobService {
       dbPath: join(runtime.stateDir, 'workbench.db'),
       stateDir: runtime.stateDir,
       limits: { maxRunning: config.jobs.max_running, maxQueued: config.jobs.max_queued, maxLogBytes: config.jobs.max_log_bytes, retentionDays: config.jobs.retention_days },
+      policy: serverPolicy(deps),
+      caps: () => deps.capabilities(),
       now: () => deps.now(),
       onError: (err) => deps.logger.error({ event: 'jobs_reconcile_failed', err }),
     });
@@ -41,22 +44,19 @@ export function startJobs(deps: AppDeps): void {
   jobService(deps);
 }
 
-/** The policy decision plus everything the supervisor needs, as a start request. */
+/** The policy decision as a start request; the confinement comes from the server's recorded policy (JobsContext.policy). */
 export function startRequest(deps: AppDeps, args: StartArgs): StartRequest {
   const decision = decideOrThrow(deps, args);
   const cwd = args.cwd ?? deps.runtime.workspaceRoots[0]!;
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new AppError('not_found', `cwd ${cwd} is not an existing directory`);
-  const caps = requireConfinement(deps);
-  const { sandbox } = deps.config;
+  requireConfinement(deps);
   return {
     name: args.name ?? null,
     command: typeof args.command === 'string' ? args.command : args.command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '),
     stages: hardenStages(deps, decision.stages, cwd),
     cwd,
     env: commandEnv(deps, args.env),
-    sandbox: sandboxOptions(deps, cwd, decision.network),
-    caps,
-    cgroupLimits: { memoryBytes: sandbox.memory_max_mb * 1024 * 1024, pidsMax: sandbox.pids_max, cpuPercent: sandbox.cpu_percent },
+    network: decision.network,
     timeoutMs: args.timeout_ms ?? 0,
     stdinOpen: args.stdin_open ?? false,
   };

@@ -1,12 +1,23 @@
-// Entry of the detached supervisor process: `node supervisor-main.js <jobdir>`.
+// Entry of the detached supervisor process: `node supervisor-main.js`, nothing else on its command
+// line. What it runs and under which policy comes from its launcher through the environment.
+import { SUPERVISOR_CONTEXT_ENV } from './launch.js';
 import { runSupervisor } from './supervisor.js';
+import type { SupervisorContext } from './types.js';
 
-const dir = process.argv[2];
-if (!dir) {
-  process.stderr.write('usage: supervisor-main <jobdir>\n');
+process.title = 'workbench-supervisor';
+const raw = process.env[SUPERVISOR_CONTEXT_ENV];
+delete process.env[SUPERVISOR_CONTEXT_ENV];
+let ctx: SupervisorContext | undefined;
+try {
+  ctx = raw ? (JSON.parse(raw) as SupervisorContext) : undefined;
+} catch {
+  ctx = undefined;
+}
+if (!ctx || typeof ctx.jobId !== 'string' || typeof ctx.stateDir !== 'string') {
+  process.stderr.write(`supervisor-main: started without a launch context (${SUPERVISOR_CONTEXT_ENV}); only a Workbench server starts supervisors\n`);
   process.exit(2);
 }
-runSupervisor(dir).then(
+runSupervisor(ctx).then(
   () => process.exit(0),
   (err: unknown) => {
     process.stderr.write(`supervisor failed: ${(err as Error).stack ?? String(err)}\n`);

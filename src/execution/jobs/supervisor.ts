@@ -7,13 +7,15 @@ import type { JobsRepo } from '../../store/jobs-repo.js';
 import { readJson, writeJsonAtomic } from './atomic-write.js';
 import { CappedLog } from './capped-log.js';
 import { CombinedIndexWriter } from './combined-index.js';
-import { jobPathsOfDir, type JobPaths } from './paths.js';
+import { jobPaths, type JobPaths } from './paths.js';
 import { processStartTime } from './proc-identity.js';
 import { startQueued } from './scheduler.js';
 import { createFifo, StdinRelay } from './stdin-relay.js';
 import { createJobCgroup, pidsOf, spawnStages } from './spawn-pipeline.js';
 import { superviseUntilExit, type Ended } from './supervise-exit.js';
-import type { JobEnd, JobSpec } from './types.js';
+import { confinementMissing } from '../../sandbox/policy-sandbox.js';
+import type { JobEnd, JobSpec, SupervisorContext } from './types.js';
+import { SpecRefused, verifySpec } from './verify-spec.js';
 
 /** What supervisor.json records: who supervises, and the command's processes (pid + start time). */
 export interface SupervisorInfo {
@@ -28,21 +30,29 @@ interface Logs {
   stderr: CappedLog;
 }
 
-/** Runs the job described by `<jobDir>/spec.json` to its end. */
-export async function runSupervisor(jobDir: string): Promise<void> {
+/** Runs job `ctx.jobId` under the policy its launcher handed over; a spec that does not match it is refused. */
+export async function runSupervisor(ctx: SupervisorContext): Promise<void> {
   process.on('SIGTERM', () => undefined); // never die by TERM before the end is recorded
-  const paths = jobPathsOfDir(jobDir);
-  const spec = readJson<JobSpec>(paths.spec);
-  if (!spec) throw new Error(`no readable spec.json in ${jobDir}`);
-  const cgroup = createJobCgroup(spec);
-  const logs = openLogs(paths, spec.maxLogBytes);
+  const paths = jobPaths(ctx.stateDir, ctx.jobId);
+  const logs = openLogs(paths, ctx.maxLogBytes);
+  let spec: JobSpec;
+  try {
+    spec = verifySpec(ctx, readJson<unknown>(paths.spec));
+    const missing = confinementMissing(ctx.policy, ctx.caps);
+    if (missing) throw new SpecRefused(missing);
+  } catch (err) {
+    if (!(err instanceof SpecRefused)) throw err;
+    handshake({ pid: null, error: err.message });
+    return finish(ctx, paths, logs, endOf({ code: null, signal: null, reason: 'exit' }, logs, err.message), await openRepo(ctx));
+  }
+  const cgroup = createJobCgroup(ctx, ctx.jobId);
   let spawned: ReturnType<typeof spawnStages>;
   try {
     if (spec.stdinOpen) createFifo(paths.stdin);
-    spawned = spawnStages(spec, cgroup);
+    spawned = spawnStages(ctx, spec, cgroup);
   } catch (err) {
     handshake({ pid: null, error: (err as Error).message });
-    return finish(spec, paths, logs, endOf({ code: null, signal: null, reason: 'exit' }, logs, `could not start: ${(err as Error).message}`), await openRepo(spec));
+    return finish(ctx, paths, logs, endOf({ code: null, signal: null, reason: 'exit' }, logs, `could not start: ${(err as Error).message}`), await openRepo(ctx));
   }
   const { children, layers } = spawned;
   const pids = pidsOf(children);
@@ -56,26 +66,27 @@ export async function runSupervisor(jobDir: string): Promise<void> {
   let repo: JobsRepo | undefined;
   const onTick = () => {
     for (const l of Object.values(logs)) l.flushMarker();
-    safely(() => repo?.setCounts(spec.id, countsOf(logs)));
+    safely(() => repo?.setCounts(ctx.jobId, countsOf(logs)));
   };
   // Listen for the end before any await, so a command that ends at once is not missed.
   const ending = superviseUntilExit({ children, pids, cgroup, paths, timeoutMs: spec.timeoutMs, relay, onTick });
-  repo = await openRepo(spec);
-  safely(() => repo?.setSupervisor(spec.id, info.supPid, info.supStart));
-  safely(() => repo?.setPid(spec.id, procs[0]?.pid ?? null, procs[0]?.start ?? null));
+  repo = await openRepo(ctx);
+  safely(() => repo?.setSupervisor(ctx.jobId, info.supPid, info.supStart));
+  safely(() => repo?.setPid(ctx.jobId, procs[0]?.pid ?? null, procs[0]?.start ?? null));
   const ended = await ending;
   combined.close();
   const limit = cgroup?.oomKilled() ? 'memory' : cgroup?.pidsLimitHit() ? 'pids' : undefined;
   if (cgroup) await reapCgroup(cgroup);
-  await finish(spec, paths, logs, endOf(ended, logs, limit ? `the ${limit} limit was hit` : null), repo);
+  await finish(ctx, paths, logs, endOf(ended, logs, limit ? `the ${limit} limit was hit` : null), repo);
 }
 
-/** Records the end (file first, then the row), then lets the next queued job start. */
-async function finish(spec: JobSpec, paths: JobPaths, logs: Logs, end: JobEnd, repo: JobsRepo | undefined): Promise<void> {
+/** Records the end (file first, then the row), then lets the next queued job of the same policy start. */
+async function finish(ctx: SupervisorContext, paths: JobPaths, logs: Logs, end: JobEnd, repo: JobsRepo | undefined): Promise<void> {
   for (const l of Object.values(logs)) l.close();
   writeJsonAtomic(paths.status, end);
-  safely(() => repo?.finish(spec.id, end));
-  if (repo) safely(() => startQueued({ repo, stateDir: spec.stateDir, maxRunning: spec.maxRunning, now: () => new Date() }));
+  safely(() => repo?.finish(ctx.jobId, end));
+  const { jobId: _, ...launch } = ctx;
+  if (repo) safely(() => startQueued({ repo, launch, now: () => new Date() }));
 }
 
 function openLogs(paths: JobPaths, cap: number): Logs {
@@ -116,10 +127,10 @@ function handshake(msg: { pid: number | null; error?: string }): void {
 }
 
 /** Opens the store lazily (after the command started: loading SQLite is not on the start path). */
-async function openRepo(spec: JobSpec): Promise<JobsRepo | undefined> {
+async function openRepo(ctx: SupervisorContext): Promise<JobsRepo | undefined> {
   try {
     const [{ openDb }, { createJobsRepo }] = await Promise.all([import('../../store/db.js'), import('../../store/jobs-repo.js')]);
-    return createJobsRepo(openDb(spec.dbPath));
+    return createJobsRepo(openDb(ctx.dbPath));
   } catch (err) {
     process.stderr.write(`supervisor: cannot open the store: ${(err as Error).message}\n`);
     return undefined;

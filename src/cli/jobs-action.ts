@@ -38,7 +38,7 @@ function line(v: JobView): string {
 }
 
 function show(svc: JobService, id: string, json?: boolean): void {
-  const v = viewJob(svc.ctx.stateDir, svc.get(id), new Date());
+  const v = viewJob(svc.ctx.stateDir, svc.get(id), new Date(), svc.ctx.policy.fingerprint);
   process.stdout.write(json ? `${JSON.stringify(v, null, 2)}\n` : `${Object.entries(v).map(([k, x]) => `${k}: ${x ?? '-'}`).join('\n')}\n`);
 }
 
@@ -64,7 +64,7 @@ export function listJobs(flags: JobFlags & { status?: string; limit: string }): 
   if (flags.status && !JOB_STATUSES.includes(flags.status as JobStatusName)) fail(`--status must be one of ${JOB_STATUSES.join(', ')}`);
   const svc = openService(flags);
   const page = svc.repo.list({ status: flags.status as JobStatusName | undefined, limit: Number(flags.limit) || 50 });
-  const views = page.jobs.map((j) => viewJob(svc.ctx.stateDir, j.status === 'running' ? svc.get(j.id) : j, new Date()));
+  const views = page.jobs.map((j) => viewJob(svc.ctx.stateDir, j.status === 'running' ? svc.get(j.id) : j, new Date(), svc.ctx.policy.fingerprint));
   process.stdout.write(flags.json ? `${JSON.stringify(views, null, 2)}\n` : views.map(line).join('\n') + (views.length ? '\n' : 'no jobs\n'));
 }
 

@@ -83,6 +83,23 @@ export function bindPolicy(record: PolicyRecord): BoundPolicy {
   return { record, fingerprint: policyFingerprint(record) };
 }
 
+/** A stored record (JSON text), or null when absent or unreadable. */
+export function parseRecord(text: string | null): PolicyRecord | null {
+  if (!text) return null;
+  try {
+    const v = JSON.parse(text) as PolicyRecord;
+    return typeof v === 'object' && v !== null && typeof v.profile === 'string' && Array.isArray(v.workspaceRoots) && typeof v.sandbox === 'object' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why work bound to `record` waits when the viewer's policy differs (a stable code first). */
+export function waitingForPolicy(record: PolicyRecord | null): string {
+  if (!record) return 'waiting_for_policy: created before policies were recorded, so no server runs it; cancel it and create it again';
+  return `waiting_for_policy: only a server with its policy (${describePolicy(record)}) runs it; this server's policy differs`;
+}
+
 /** One line a person can read: which server a piece of work waits for. */
 export function describePolicy(record: PolicyRecord | null): string {
   if (!record) return 'a policy that was not recorded (created before policies were recorded)';

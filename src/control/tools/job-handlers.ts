@@ -3,6 +3,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { redact } from '../../policy/env-rules.js';
 import { AppError } from '../../shared/errors.js';
+import { sendJobInput as sendInput } from '../../execution/jobs/job-control.js';
+import { requireJobPolicy } from '../../execution/jobs/job-policy.js';
 import { viewJob } from '../../execution/jobs/job-view.js';
 import { readJobLog } from '../../execution/jobs/job-log.js';
 import { createJobService, type JobService, type StartRequest } from '../../execution/jobs/service.js';
@@ -15,7 +17,14 @@ import { commandEnv, hardenStages, requireConfinement, serverSecrets } from './r
 import { serverPolicy } from '../server-policy.js';
 
 /** The job controls the handlers call, loaded with them. */
-export { cancelJob, sendJobInput, waitForJob } from '../../execution/jobs/job-control.js';
+export { cancelJob, waitForJob } from '../../execution/jobs/job-control.js';
+
+/** job_input, only into a job bound to this server's policy (its stdin drives a command run under that policy). */
+export function sendJobInput(...args: Parameters<typeof sendInput>): ReturnType<typeof sendInput> {
+  const [svc, id] = args;
+  requireJobPolicy(svc.get(id), svc.ctx.policy.fingerprint, 'send input to');
+  return sendInput(...args);
+}
 
 const RECONCILE_MS = 2000;
 
@@ -64,7 +73,7 @@ export function startRequest(deps: AppDeps, args: StartArgs): StartRequest {
 
 /** Renders a job as a tool result; a failed/cancelled/lost job is data, not an error. */
 export function jobOutcome(deps: AppDeps, job: Job): ToolOutcome {
-  const view = viewJob(deps.runtime.stateDir, job, deps.now());
+  const view = viewJob(deps.runtime.stateDir, job, deps.now(), serverPolicy(deps).fingerprint);
   const bad = isEnded(job.status) && job.status !== 'succeeded';
   const cls = job.status === 'timed_out' ? 'timeout' : job.status === 'cancelled' ? 'cancelled' : 'exec_failed';
   const why = job.status === 'failed' ? (view.signal ? `killed by signal ${view.signal}` : `exited with code ${view.exit_code}`) : `job ${job.status}`;
@@ -88,6 +97,6 @@ export function readOutput(deps: AppDeps, args: OutputArgs, tailByDefault = fals
 export function listJobs(deps: AppDeps, args: ListArgs): ToolOutcome {
   const svc = jobService(deps);
   const page = svc.repo.list({ status: args.status, limit: args.limit, before: args.cursor ? Number(args.cursor) : undefined });
-  const jobs = page.jobs.map((j) => viewJob(deps.runtime.stateDir, j, deps.now()));
+  const jobs = page.jobs.map((j) => viewJob(deps.runtime.stateDir, j, deps.now(), svc.ctx.policy.fingerprint));
   return { data: { jobs, next_cursor: page.next !== undefined ? String(page.next) : null } };
 }

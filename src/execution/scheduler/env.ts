@@ -20,6 +20,8 @@ export interface SchedulerEnv extends TaskStore {
   tools(): Map<string, ToolDef>;
   invoke: StepInvoker;
   profile: Profile;
+  /** The fingerprint of the runner's policy: it claims, recovers and runs only tasks bound to it. */
+  policyFp: string;
   leaseMs: number;
   log(event: string, data: Record<string, unknown>): void;
 }

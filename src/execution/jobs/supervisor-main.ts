@@ -4,16 +4,21 @@ import { SUPERVISOR_CONTEXT_ENV } from './launch.js';
 import { runSupervisor } from './supervisor.js';
 import type { SupervisorContext } from './types.js';
 
-process.title = 'workbench-supervisor';
-const raw = process.env[SUPERVISOR_CONTEXT_ENV];
-delete process.env[SUPERVISOR_CONTEXT_ENV];
-let ctx: SupervisorContext | undefined;
-try {
-  ctx = raw ? (JSON.parse(raw) as SupervisorContext) : undefined;
-} catch {
-  ctx = undefined;
+/** The launch context, taken out of the environment (the commands never inherit it). */
+function takeContext(): SupervisorContext | undefined {
+  const raw = process.env[SUPERVISOR_CONTEXT_ENV];
+  delete process.env[SUPERVISOR_CONTEXT_ENV];
+  try {
+    const ctx = raw ? (JSON.parse(raw) as SupervisorContext) : undefined;
+    return ctx && typeof ctx.jobId === 'string' && typeof ctx.stateDir === 'string' ? ctx : undefined;
+  } catch {
+    return undefined;
+  }
 }
-if (!ctx || typeof ctx.jobId !== 'string' || typeof ctx.stateDir !== 'string') {
+
+process.title = 'workbench-supervisor';
+const ctx = takeContext();
+if (!ctx) {
   process.stderr.write(`supervisor-main: started without a launch context (${SUPERVISOR_CONTEXT_ENV}); only a Workbench server starts supervisors\n`);
   process.exit(2);
 }

@@ -35,15 +35,10 @@ export async function runSupervisor(ctx: SupervisorContext): Promise<void> {
   process.on('SIGTERM', () => undefined); // never die by TERM before the end is recorded
   const paths = jobPaths(ctx.stateDir, ctx.jobId);
   const logs = openLogs(paths, ctx.maxLogBytes);
-  let spec: JobSpec;
-  try {
-    spec = verifySpec(ctx, readJson<unknown>(paths.spec));
-    const missing = confinementMissing(ctx.policy, ctx.caps);
-    if (missing) throw new SpecRefused(missing);
-  } catch (err) {
-    if (!(err instanceof SpecRefused)) throw err;
-    handshake({ pid: null, error: err.message });
-    return finish(ctx, paths, logs, endOf({ code: null, signal: null, reason: 'exit' }, logs, err.message), await openRepo(ctx));
+  const spec = admit(ctx, paths);
+  if (typeof spec === 'string') {
+    handshake({ pid: null, error: spec });
+    return finish(ctx, paths, logs, endOf({ code: null, signal: null, reason: 'exit' }, logs, spec), await openRepo(ctx));
   }
   const cgroup = createJobCgroup(ctx, ctx.jobId);
   let spawned: ReturnType<typeof spawnStages>;
@@ -78,6 +73,18 @@ export async function runSupervisor(ctx: SupervisorContext): Promise<void> {
   const limit = cgroup?.oomKilled() ? 'memory' : cgroup?.pidsLimitHit() ? 'pids' : undefined;
   if (cgroup) await reapCgroup(cgroup);
   await finish(ctx, paths, logs, endOf(ended, logs, limit ? `the ${limit} limit was hit` : null), repo);
+}
+
+/** The verified spec, or why it must not run (a spec not bound to the launcher's policy, or confinement the policy requires but the host lacks). */
+function admit(ctx: SupervisorContext, paths: JobPaths): JobSpec | string {
+  try {
+    const spec = verifySpec(ctx, readJson<unknown>(paths.spec));
+    const missing = confinementMissing(ctx.policy, ctx.caps);
+    return missing ? `refused by the supervisor: ${missing}; the job was not run` : spec;
+  } catch (err) {
+    if (err instanceof SpecRefused) return err.message;
+    throw err;
+  }
 }
 
 /** Records the end (file first, then the row), then lets the next queued job of the same policy start. */

@@ -141,22 +141,25 @@ describe('legitimate jobs keep working under the recorded policy; request fields
 });
 
 describe('supervisor process titles', () => {
-  it('ps and /proc/<pid>/cmdline of a supervisor show no job id and no state path', async () => {
+  it('ps and /proc/<pid>/cmdline of a supervisor (and the command\'s cmdline and cgroup) show no job id and no state path', async () => {
     const { job } = await claimer.start(shRequest(env.workspace, 'sleep 300'));
     const running = await waitFor(() => {
       const j = claimer.get(job.id);
-      return j.status === 'running' && j.supPid ? j : undefined;
+      return j.status === 'running' && j.supPid && j.pid ? j : undefined;
     }, 10_000, 'the supervisor to record itself');
-    const supPid = (running as { supPid: number }).supPid;
+    const { supPid, pid } = running as { supPid: number; pid: number };
     try {
       const cmdline = readFileSync(`/proc/${supPid}/cmdline`, 'utf8');
       const ps = spawnSync('ps', ['-o', 'args=', '-p', String(supPid)], { encoding: 'utf8' }).stdout;
       assert.ok(ps.trim().length > 0, 'ps shows the supervisor');
-      for (const shown of [cmdline, ps]) {
+      // The command's own process (the sandbox wrapper) and its cgroup, which /proc shows to every user too.
+      const commandShown = [readFileSync(`/proc/${pid}/cmdline`, 'utf8'), readFileSync(`/proc/${pid}/cgroup`, 'utf8')];
+      for (const shown of [cmdline, ps, ...commandShown]) {
         assert.equal(shown.includes(job.id), false, `no job id in ${JSON.stringify(shown)}`);
         assert.equal(shown.includes(env.stateDir), false, `no state path in ${JSON.stringify(shown)}`);
-        assert.equal(shown.includes(root), false, `no path of the state's parent in ${JSON.stringify(shown)}`);
       }
+      // The supervisor names no path at all (the command's bwrap argv names its roots, which is fine).
+      for (const shown of [cmdline, ps]) assert.equal(shown.includes(root), false, `no path of the state's parent in ${JSON.stringify(shown)}`);
     } finally {
       await cancelJob(claimer, job.id, 0);
       await supervisorGone(job.id);

@@ -2,6 +2,7 @@
 // connected by pipes like the synchronous runner: stdout of the last stage and stderr of every stage are returned as streams.
 // The confinement comes from the launcher's policy and host facts (LaunchContext), never from spec.json.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { CgroupHandle } from '../../sandbox/cgroup.js';
 import type { CgroupSetup } from '../../sandbox/cgroup.js';
 import { planSpawn } from '../../sandbox/plan.js';
@@ -21,9 +22,18 @@ export function createJobCgroup(ctx: LaunchContext, id: string): CgroupHandle | 
   }
 }
 
-/** The handle of a job's cgroup under this host's cgroup setup (it may or may not exist). */
+/**
+ * The handle of a job's cgroup under this host's cgroup setup (it may or may not exist). The name
+ * is a one-way digest of the job id: /proc/<pid>/cgroup is readable by every local user, and a job
+ * id must not leak through it (SPEC §4.1a).
+ */
 export function jobCgroup(setup: CgroupSetup, id: string): CgroupHandle {
-  return new CgroupHandle(setup, `job-${id}`);
+  return new CgroupHandle(setup, jobCgroupName(id));
+}
+
+/** `job-` plus the first 24 hex digits of sha256(id). */
+export function jobCgroupName(id: string): string {
+  return `job-${createHash('sha256').update(`workbench-job:${id}`).digest('hex').slice(0, 24)}`;
 }
 
 /** Spawns every stage, each in its own process group; throws if a stage cannot be spawned. */

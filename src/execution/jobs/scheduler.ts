@@ -7,20 +7,25 @@ import { zeroCounts, type LaunchContext } from './types.js';
 
 export interface SchedulerContext {
   repo: JobsRepo;
-  /** The claimer's own policy, limits and host facts: it claims only jobs of this policy and hands it to their supervisors. */
-  launch: LaunchContext;
+  /** The claimer's policy fingerprint: it claims only jobs bound to it. */
+  policyFp: string;
+  maxRunning: number;
+  /** The claimer's own policy, limits and host facts, handed to the supervisors it starts (built on the first claim). */
+  launch: () => LaunchContext;
   now: () => Date;
 }
 
 /** Starts as many queued jobs of the claimer's policy as there are free slots; returns what it launched. */
 export function startQueued(ctx: SchedulerContext): Map<string, Launched> {
   const launched = new Map<string, Launched>();
-  const { maxRunning, policyFp } = ctx.launch;
+  const { maxRunning, policyFp } = ctx;
+  let launch: LaunchContext | undefined;
   for (;;) {
     const id = ctx.repo.claimNext({ maxRunning, now: ctx.now().toISOString(), policyFp });
     if (!id) return launched;
     try {
-      const l = launchSupervisor(ctx.launch, id);
+      launch ??= ctx.launch();
+      const l = launchSupervisor(launch, id);
       ctx.repo.setSupervisor(id, l.supPid, processStartTime(l.supPid));
       launched.set(id, l);
     } catch (err) {

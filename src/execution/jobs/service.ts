@@ -47,7 +47,7 @@ export function createJobService(ctx: JobsContext) {
     caps: ctx.caps(), maxLogBytes: ctx.limits.maxLogBytes, maxRunning: ctx.limits.maxRunning,
   });
   const rec = { repo, stateDir: ctx.stateDir, cgroup: () => ctx.caps().cgroup, now: ctx.now };
-  const sched = () => ({ repo, launch: launch(), now: ctx.now });
+  const sched = { repo, policyFp: ctx.policy.fingerprint, maxRunning: ctx.limits.maxRunning, launch, now: ctx.now };
   let lastPrune = 0;
   const svc = {
     ctx,
@@ -68,7 +68,7 @@ export function createJobService(ctx: JobsContext) {
           hint: 'wait for jobs to end (job_wait) or cancel some (job_cancel), then retry',
         });
       }
-      const launched = startQueued(sched());
+      const launched = startQueued(sched);
       for (const [other, l] of launched) if (other !== id) void l.ready(PID_WAIT_MS);
       const pid = launched.has(id) ? await launched.get(id)!.ready(PID_WAIT_MS) : null;
       return { job: svc.get(id), pid };
@@ -83,7 +83,7 @@ export function createJobService(ctx: JobsContext) {
     /** Reconcile every active job, start queued ones, prune old ones (at most once a minute). */
     tick(): void {
       reconcileJobs(rec);
-      startQueued(sched()).forEach((l) => void l.ready(PID_WAIT_MS));
+      startQueued(sched).forEach((l) => void l.ready(PID_WAIT_MS));
       const now = ctx.now().getTime();
       if (now - lastPrune >= PRUNE_EVERY_MS) {
         lastPrune = now;

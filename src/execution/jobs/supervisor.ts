@@ -93,7 +93,7 @@ async function finish(ctx: SupervisorContext, paths: JobPaths, logs: Logs, end: 
   writeJsonAtomic(paths.status, end);
   safely(() => repo?.finish(ctx.jobId, end));
   const { jobId: _, ...launch } = ctx;
-  if (repo) safely(() => startQueued({ repo, launch, now: () => new Date() }));
+  if (repo) safely(() => startQueued({ repo, policyFp: launch.policyFp, maxRunning: launch.maxRunning, launch: () => launch, now: () => new Date() }));
 }
 
 function openLogs(paths: JobPaths, cap: number): Logs {

@@ -36,18 +36,14 @@ export async function runSupervisor(ctx: SupervisorContext): Promise<void> {
   const paths = jobPaths(ctx.stateDir, ctx.jobId);
   const logs = openLogs(paths, ctx.maxLogBytes);
   const spec = admit(ctx, paths);
-  if (typeof spec === 'string') {
-    handshake({ pid: null, error: spec });
-    return finish(ctx, paths, logs, endOf({ code: null, signal: null, reason: 'exit' }, logs, spec), await openRepo(ctx));
-  }
+  if (typeof spec === 'string') return endUnstarted(ctx, paths, logs, spec);
   const cgroup = createJobCgroup(ctx, ctx.jobId);
   let spawned: ReturnType<typeof spawnStages>;
   try {
     if (spec.stdinOpen) createFifo(paths.stdin);
     spawned = spawnStages(ctx, spec, cgroup);
   } catch (err) {
-    handshake({ pid: null, error: (err as Error).message });
-    return finish(ctx, paths, logs, endOf({ code: null, signal: null, reason: 'exit' }, logs, `could not start: ${(err as Error).message}`), await openRepo(ctx));
+    return endUnstarted(ctx, paths, logs, `could not start: ${(err as Error).message}`);
   }
   const { children, layers } = spawned;
   const pids = pidsOf(children);
@@ -73,6 +69,12 @@ export async function runSupervisor(ctx: SupervisorContext): Promise<void> {
   const limit = cgroup?.oomKilled() ? 'memory' : cgroup?.pidsLimitHit() ? 'pids' : undefined;
   if (cgroup) await reapCgroup(cgroup);
   await finish(ctx, paths, logs, endOf(ended, logs, limit ? `the ${limit} limit was hit` : null), repo);
+}
+
+/** Ends a job whose command never started: tells the launcher, records `failed` with the reason as the note. */
+async function endUnstarted(ctx: SupervisorContext, paths: JobPaths, logs: Logs, note: string): Promise<void> {
+  handshake({ pid: null, error: note });
+  return finish(ctx, paths, logs, endOf({ code: null, signal: null, reason: 'exit' }, logs, note), await openRepo(ctx));
 }
 
 /** The verified spec, or why it must not run (a spec not bound to the launcher's policy, or confinement the policy requires but the host lacks). */

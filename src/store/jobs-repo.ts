@@ -36,6 +36,8 @@ export interface NewJob {
   /** The canonical policy record (JSON) and its fingerprint. */
   policy: string;
   policyFp: string;
+  /** sha256 (hex) of spec.json as written. */
+  specSha256: string;
 }
 
 const COLS = 'rowid, *';
@@ -69,8 +71,9 @@ export function createJobsRepo(db: Db) {
       const queued = count('queued');
       const wouldWait = count('running') + queued >= limits.maxRunning;
       if (wouldWait && queued >= limits.maxQueued) return 'busy';
-      db.prepare("INSERT INTO jobs (id, name, command, status, created_at, stdin_open, policy, policy_fp) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)").run(
-        job.id, job.name, job.command, job.createdAt, job.stdinOpen ? 1 : 0, job.policy, job.policyFp,
+      db.prepare(`INSERT INTO jobs (id, name, command, status, created_at, stdin_open, policy, policy_fp, spec_sha256)
+        VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?)`).run(
+        job.id, job.name, job.command, job.createdAt, job.stdinOpen ? 1 : 0, job.policy, job.policyFp, job.specSha256,
       );
       return 'ok';
     }).immediate,
@@ -81,6 +84,10 @@ export function createJobsRepo(db: Db) {
       if (!next) return undefined;
       return claim.run(c.now, next.id, c.policyFp).changes === 1 ? next.id : undefined;
     }).immediate,
+    /** The sha256 of the job's spec.json as its server wrote it (null for rows older than the record). */
+    specSha256(id: string): string | null {
+      return db.prepare<[string], { spec_sha256: string | null }>('SELECT spec_sha256 FROM jobs WHERE id = ?').get(id)?.spec_sha256 ?? null;
+    },
     setSupervisor(id: string, supPid: number, supStart: string | null): void {
       db.prepare("UPDATE jobs SET sup_pid = ?, sup_start = ? WHERE id = ? AND status = 'running'").run(supPid, supStart, id);
     },

@@ -13,6 +13,7 @@ import { ulid } from 'ulid';
 import { writeJsonAtomic } from '../../src/execution/jobs/atomic-write.js';
 import { cancelJob } from '../../src/execution/jobs/job-control.js';
 import { jobPaths } from '../../src/execution/jobs/paths.js';
+import type { StartRequest } from '../../src/execution/jobs/service.js';
 import type { JobSpec } from '../../src/execution/jobs/types.js';
 import { whichSystem } from '../../src/sandbox/capabilities.js';
 import { alive, fixturePolicy, makeService, makeStateDir, shRequest, waitFor } from '../helpers/jobs-fixture.js';
@@ -34,8 +35,8 @@ after(() => {
 });
 
 /** Queues `sh -c script` under the read-only policy, rewrites its spec with `tamper`, lets the read-only claimer run it. */
-async function runTampered(script: string, tamper: (spec: JobSpec) => Record<string, unknown>) {
-  const { job } = await queuer.start(shRequest(env.workspace, script));
+async function runTampered(script: string, tamper: (spec: JobSpec) => Record<string, unknown>, extra: Partial<StartRequest> = {}) {
+  const { job } = await queuer.start(shRequest(env.workspace, script, extra));
   assert.equal(job.status, 'queued');
   const file = jobPaths(env.stateDir, job.id).spec;
   writeJsonAtomic(file, tamper(JSON.parse(readFileSync(file, 'utf8')) as JobSpec));
@@ -79,6 +80,11 @@ const attacks: Array<{ name: string; tamper: (s: JobSpec) => Record<string, unkn
   { name: "another job's spec", tamper: (s) => ({ ...s, id: ulid() }), note: /names another job/ },
   { name: 'cwd outside the recorded roots', tamper: (s) => ({ ...s, cwd: root }), note: /outside the recorded policy's read roots/ },
   { name: 'cwd inside the state directory', tamper: (s) => ({ ...s, cwd: env.stateDir }), note: /outside the recorded policy's read roots|inside the state directory/ },
+  {
+    name: 'only the command rewritten (fingerprint, id and fields intact)',
+    tamper: (s) => ({ ...s, stages: [{ name: 'sh', executable: '/bin/sh', argv: ['sh', '-c', `echo ${CANARY}`] }] }),
+    note: /spec.json was changed after its server wrote it/,
+  },
   { name: 'a stage with a relative executable', tamper: (s) => ({ ...s, stages: [{ name: 'sh', executable: 'sh', argv: ['sh', '-c', PLANT] }] }), note: /malformed stages/ },
   { name: 'not a JSON object', tamper: () => [] as unknown as Record<string, unknown>, note: /not a JSON object/ },
 ];
@@ -122,7 +128,7 @@ describe('legitimate jobs keep working under the recorded policy; request fields
   });
 
   const curl = whichSystem('curl');
-  it('network: true written into a read-only spec is not honoured: a loopback listener sees zero connections', { skip: curl ? false : 'curl is not installed' }, async () => {
+  it('network: true in a read-only job\'s request is not honoured: a loopback listener sees zero connections', { skip: curl ? false : 'curl is not installed' }, async () => {
     let connections = 0;
     const server: Server = createServer((s) => {
       connections++;
@@ -131,7 +137,7 @@ describe('legitimate jobs keep working under the recorded policy; request fields
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     try {
-      const { job } = await runTampered(`${curl} -s -m 5 http://127.0.0.1:${port}/; echo ${CANARY}`, (s) => ({ ...s, network: true }));
+      const { job } = await runTampered(`${curl} -s -m 5 http://127.0.0.1:${port}/; echo ${CANARY}`, (s) => ({ ...s }), { network: true });
       assert.equal(job.note, null, 'it ran');
       assert.equal(connections, 0);
     } finally {

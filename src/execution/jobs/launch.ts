@@ -21,9 +21,9 @@ export interface Launched {
 export const SUPERVISOR_CONTEXT_ENV = 'WORKBENCH_SUPERVISOR_CONTEXT';
 
 /** Spawns the supervisor for job `id` under the launcher's context; throws when the process cannot be created. */
-export function launchSupervisor(ctx: LaunchContext, id: string): Launched {
+export function launchSupervisor(ctx: LaunchContext, id: string, specSha256: string | null): Launched {
   const paths = jobPaths(ctx.stateDir, id);
-  const context: SupervisorContext = { ...ctx, jobId: id };
+  const context: SupervisorContext = { ...ctx, jobId: id, specSha256 };
   const log = openSync(paths.supervisorLog, 'a', 0o600);
   let child;
   try {

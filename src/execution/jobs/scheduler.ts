@@ -25,7 +25,7 @@ export function startQueued(ctx: SchedulerContext): Map<string, Launched> {
     if (!id) return launched;
     try {
       launch ??= ctx.launch();
-      const l = launchSupervisor(launch, id);
+      const l = launchSupervisor(launch, id, ctx.repo.specSha256(id));
       ctx.repo.setSupervisor(id, l.supPid, processStartTime(l.supPid));
       launched.set(id, l);
     } catch (err) {

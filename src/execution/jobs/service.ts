@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 import type { Db } from '../../store/db.js';
 import { createJobsRepo, type JobsRepo } from '../../store/jobs-repo.js';
 import { AppError, notFound } from '../../shared/errors.js';
-import { writeJsonAtomic } from './atomic-write.js';
+import { sha256Hex, writeFileAtomic } from './atomic-write.js';
 import { jobPaths } from './paths.js';
 import { reconcileJob, reconcileJobs } from './reconcile.js';
 import { pruneEndedJobs } from './retention.js';
@@ -59,8 +59,9 @@ export function createJobService(ctx: JobsContext) {
       mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
       const { name, command, ...run } = req;
       const spec: JobSpec = { ...run, id, policyFp: ctx.policy.fingerprint };
-      writeJsonAtomic(paths.spec, spec);
-      const policy = { policy: canonicalJson(ctx.policy.record), policyFp: ctx.policy.fingerprint };
+      const text = JSON.stringify(spec);
+      writeFileAtomic(paths.spec, text);
+      const policy = { policy: canonicalJson(ctx.policy.record), policyFp: ctx.policy.fingerprint, specSha256: sha256Hex(text) };
       const created = repo.insertQueued({ id, name, command, createdAt: ctx.now().toISOString(), stdinOpen: req.stdinOpen, ...policy }, ctx.limits);
       if (created === 'busy') {
         rmSync(paths.dir, { recursive: true, force: true });

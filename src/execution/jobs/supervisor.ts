@@ -1,10 +1,10 @@
 // The supervisor: a detached process that owns one job's command tree for its whole life, writes
 // its logs, and records its end durably (status.json, then the database) whether or not a server runs.
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { reapCgroup } from '../kill-tree.js';
 import type { JobsRepo } from '../../store/jobs-repo.js';
-import { readJson, writeJsonAtomic } from './atomic-write.js';
+import { writeJsonAtomic } from './atomic-write.js';
 import { CappedLog } from './capped-log.js';
 import { CombinedIndexWriter } from './combined-index.js';
 import { jobPaths, type JobPaths } from './paths.js';
@@ -80,7 +80,7 @@ async function endUnstarted(ctx: SupervisorContext, paths: JobPaths, logs: Logs,
 /** The verified spec, or why it must not run (a spec not bound to the launcher's policy, or confinement the policy requires but the host lacks). */
 function admit(ctx: SupervisorContext, paths: JobPaths): JobSpec | string {
   try {
-    const spec = verifySpec(ctx, readJson<unknown>(paths.spec));
+    const spec = verifySpec(ctx, readSpecBytes(paths.spec));
     const missing = confinementMissing(ctx.policy, ctx.caps);
     return missing ? `refused by the supervisor: ${missing}; the job was not run` : spec;
   } catch (err) {
@@ -94,7 +94,7 @@ async function finish(ctx: SupervisorContext, paths: JobPaths, logs: Logs, end: 
   for (const l of Object.values(logs)) l.close();
   writeJsonAtomic(paths.status, end);
   safely(() => repo?.finish(ctx.jobId, end));
-  const { jobId: _, ...launch } = ctx;
+  const { jobId: _, specSha256: __, ...launch } = ctx;
   if (repo) safely(() => startQueued({ repo, policyFp: launch.policyFp, maxRunning: launch.maxRunning, launch: () => launch, now: () => new Date() }));
 }
 
@@ -151,5 +151,13 @@ function safely(fn: () => void): void {
     fn();
   } catch (err) {
     process.stderr.write(`supervisor: ${(err as Error).message}\n`);
+  }
+}
+
+function readSpecBytes(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
   }
 }

@@ -83,8 +83,8 @@ export interface LaunchContext {
   maxRunning: number;
 }
 
-/** The launch context of one job. */
-export type SupervisorContext = LaunchContext & { jobId: string };
+/** The launch context of one job, with the sha256 its row recorded for spec.json. */
+export type SupervisorContext = LaunchContext & { jobId: string; specSha256: string | null };
 
 /** Whether a status is final. */
 export function isEnded(status: JobStatusName): status is EndStatus {

@@ -1,10 +1,12 @@
 // The supervisor's check of spec.json against what its launcher handed it: the file is in the
 // state directory, so it is read as untrusted data. Only the request part is taken from it
 // (stages, cwd, env, network, timeout, stdin); a spec bound to another policy, for another job,
-// with confinement fields of its own, or malformed, is refused and the job is not run.
+// with confinement fields of its own, malformed, or changed since its server wrote it (sha256
+// recorded in the job's row, handed over by the launcher) is refused and the job is not run.
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { policyFingerprint } from '../../config/policy-record.js';
+import { sha256Hex } from './atomic-write.js';
 import type { JobSpec, SupervisorContext } from './types.js';
 
 const SPEC_KEYS = new Set(['id', 'policyFp', 'stages', 'cwd', 'env', 'network', 'timeoutMs', 'stdinOpen']);
@@ -12,9 +14,10 @@ const SPEC_KEYS = new Set(['id', 'policyFp', 'stages', 'cwd', 'env', 'network', 
 /** Thrown when a spec must not run; the message becomes the job's note. */
 export class SpecRefused extends Error {}
 
-/** Returns the spec when it may run under the launcher's policy; throws SpecRefused saying why not. */
-export function verifySpec(ctx: SupervisorContext, raw: unknown): JobSpec {
+/** Returns the spec (the bytes of spec.json) when it may run under the launcher's policy; throws SpecRefused saying why not. */
+export function verifySpec(ctx: SupervisorContext, bytes: Buffer | undefined): JobSpec {
   if (policyFingerprint(ctx.policy) !== ctx.policyFp) refuse('the launcher handed a policy whose fingerprint does not match');
+  const raw = parse(bytes);
   if (!isRecord(raw)) refuse('spec.json is missing or not a JSON object');
   const extra = Object.keys(raw).filter((k) => !SPEC_KEYS.has(k));
   if (extra.length > 0) refuse(`spec.json carries fields the supervisor never takes from a file (${extra.join(', ')}); confinement comes only from the recorded policy`);
@@ -26,7 +29,17 @@ export function verifySpec(ctx: SupervisorContext, raw: unknown): JobSpec {
   if (typeof spec.network !== 'boolean' || typeof spec.stdinOpen !== 'boolean') refuse('spec.json has malformed flags');
   if (!Number.isInteger(spec.timeoutMs) || spec.timeoutMs < 0) refuse('spec.json has a malformed timeout');
   checkCwd(ctx, spec.cwd);
+  // Last, so the checks above name what was wrong with a spec that was also changed.
+  if (!ctx.specSha256 || sha256Hex(bytes!) !== ctx.specSha256) refuse('spec.json was changed after its server wrote it (its sha256 differs from the one recorded with the job)');
   return spec;
+}
+
+function parse(bytes: Buffer | undefined): unknown {
+  try {
+    return bytes ? (JSON.parse(bytes.toString('utf8')) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function checkCwd(ctx: SupervisorContext, cwd: unknown): void {

@@ -3,6 +3,8 @@
 -- Rows from before this migration have none: no server claims them, and views say why.
 ALTER TABLE jobs ADD COLUMN policy TEXT;
 ALTER TABLE jobs ADD COLUMN policy_fp TEXT;
+-- sha256 of spec.json as the server wrote it: a supervisor refuses a spec changed since.
+ALTER TABLE jobs ADD COLUMN spec_sha256 TEXT;
 CREATE INDEX jobs_queue ON jobs (status, policy_fp);
 ALTER TABLE tasks ADD COLUMN policy TEXT;
 ALTER TABLE tasks ADD COLUMN policy_fp TEXT;

@@ -41,7 +41,7 @@ export async function benchLogBudget(): Promise<BenchRow[]> {
     const base: number[] = [];
     for (let i = 0; i < 3; i++) {
       const id = `BENCH${i}`;
-      jobs.insertQueued({ id, name: null, command: 'bench', createdAt: new Date().toISOString(), stdinOpen: false }, { maxRunning: 4, maxQueued: 100 });
+      jobs.insertQueued({ id, name: null, command: 'bench', createdAt: new Date().toISOString(), stdinOpen: false, policy: '{}', policyFp: 'bench', specSha256: '' }, { maxRunning: 4, maxQueued: 100 });
       base.push(writeGiB(dir));
       ours.push(writeGiB(dir, new LogBudget({ jobId: id, stateDir: dir, dbPath: join(dir, 'workbench.db'), limits: { ...DEFAULT_LOG_BUDGET, minFreeDiskBytes: 0 }, onExhausted: () => undefined })));
     }

@@ -6,6 +6,8 @@ import { readJobLog, type OutputStream } from '../execution/jobs/job-log.js';
 import { createJobService, jobLimitsOf, type JobService } from '../execution/jobs/service.js';
 import { isEnded, JOB_STATUSES, type JobStatusName } from '../execution/jobs/types.js';
 import { escapeControl } from '../shared/escape-text.js';
+import { bindPolicy, policyRecordOf } from '../config/policy-record.js';
+import { detectCapabilities } from '../sandbox/capabilities.js';
 import { openDb } from '../store/db.js';
 import { loadSettings } from './boot.js';
 import { fail, type GlobalFlags } from './flags.js';
@@ -14,11 +16,18 @@ import { fail, type GlobalFlags } from './flags.js';
 export type JobFlags = GlobalFlags & { json?: boolean };
 
 /** Opens the store and a job service without timers (the CLI never schedules on its own). */
-function openService(flags: GlobalFlags): JobService {
+async function openService(flags: GlobalFlags): Promise<JobService> {
   try {
     const { config, runtime } = loadSettings(flags);
     const dbPath = join(runtime.stateDir, 'workbench.db');
-    return createJobService({ db: openDb(dbPath), dbPath, stateDir: runtime.stateDir, now: () => new Date(), limits: jobLimitsOf(config.jobs) });
+    // Probed once up front (asynchronously): starting the next queued job after a cancel needs them.
+    const caps = await detectCapabilities(runtime.stateDir);
+    return createJobService({
+      db: openDb(dbPath), dbPath, stateDir: runtime.stateDir, now: () => new Date(),
+      policy: bindPolicy(policyRecordOf(config, runtime)),
+      caps: () => caps,
+      limits: jobLimitsOf(config.jobs),
+    });
   } catch (err) {
     fail((err as Error).message);
   }
@@ -36,7 +45,7 @@ function field(x: unknown): string {
 }
 
 function show(svc: JobService, id: string, json?: boolean): void {
-  const v = viewJob(svc.ctx.stateDir, svc.get(id), new Date());
+  const v = viewJob(svc.ctx.stateDir, svc.get(id), new Date(), svc.ctx.policy.fingerprint);
   process.stdout.write(json ? `${JSON.stringify(v, null, 2)}\n` : `${Object.entries(v).map(([k, x]) => `${k}: ${field(x)}`).join('\n')}\n`);
 }
 
@@ -58,29 +67,29 @@ async function printLog(svc: JobService, id: string, stream: OutputStream, follo
 }
 
 /** `jobs ls`: newest first, optionally by status. */
-export function listJobs(flags: JobFlags & { status?: string; limit: string }): void {
+export async function listJobs(flags: JobFlags & { status?: string; limit: string }): Promise<void> {
   if (flags.status && !JOB_STATUSES.includes(flags.status as JobStatusName)) fail(`--status must be one of ${JOB_STATUSES.join(', ')}`);
-  const svc = openService(flags);
+  const svc = await openService(flags);
   const page = svc.repo.list({ status: flags.status as JobStatusName | undefined, limit: Number(flags.limit) || 50 });
-  const views = page.jobs.map((j) => viewJob(svc.ctx.stateDir, j.status === 'running' ? svc.get(j.id) : j, new Date()));
+  const views = page.jobs.map((j) => viewJob(svc.ctx.stateDir, j.status === 'running' ? svc.get(j.id) : j, new Date(), svc.ctx.policy.fingerprint));
   process.stdout.write(flags.json ? `${JSON.stringify(views, null, 2)}\n` : views.map(line).join('\n') + (views.length ? '\n' : 'no jobs\n'));
 }
 
 /** `jobs show <id>`. */
 export function showJob(id: string, flags: JobFlags): Promise<void> {
-  return run(() => show(openService(flags), id, flags.json));
+  return run(async () => show(await openService(flags), id, flags.json));
 }
 
 /** `jobs logs <id>`. */
 export function printJobLog(id: string, flags: JobFlags & { stream: string; follow?: boolean }): Promise<void> {
   if (!['stdout', 'stderr', 'combined'].includes(flags.stream)) fail('--stream must be stdout, stderr or combined');
-  return run(() => printLog(openService(flags), id, flags.stream as OutputStream, Boolean(flags.follow)));
+  return run(async () => printLog(await openService(flags), id, flags.stream as OutputStream, Boolean(flags.follow)));
 }
 
 /** `jobs cancel <id>`: TERM the tree, KILL after the grace. */
 export function cancelJobCommand(id: string, flags: JobFlags & { grace: string }): Promise<void> {
   return run(async () => {
-    const svc = openService(flags);
+    const svc = await openService(flags);
     const job = await cancelJob(svc, id, Number(flags.grace) || 0);
     process.stdout.write(`${line(viewJob(svc.ctx.stateDir, job, new Date()))}\n`);
   });

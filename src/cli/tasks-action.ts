@@ -5,6 +5,8 @@ import { ensureScheduler } from '../execution/scheduler/service.js';
 import { cancelTask, resumeTask } from '../execution/scheduler/task-actions.js';
 import { taskListView, taskStatusView } from '../execution/scheduler/task-view.js';
 import type { TaskStatus } from '../execution/scheduler/types.js';
+import { bindPolicy, describePolicy, parseRecord, policyRecordOf } from '../config/policy-record.js';
+import { serverPolicy } from '../control/server-policy.js';
 import { openDb } from '../store/db.js';
 import { bootApp, loadSettings } from './boot.js';
 import { fail, type GlobalFlags } from './flags.js';
@@ -12,9 +14,10 @@ import { fail, type GlobalFlags } from './flags.js';
 /** Flags of the `workbench tasks` subcommands. */
 export type TaskFlags = GlobalFlags & { status?: TaskStatus; limit?: string; fromStep?: string; run?: boolean };
 
-function openStore(flags: GlobalFlags): TaskStore {
-  const { runtime } = loadSettings(flags);
-  return createTaskStore(openDb(join(runtime.stateDir, 'workbench.db')));
+function openStore(flags: GlobalFlags): TaskStore & { policyFp: string } {
+  const { config, runtime } = loadSettings(flags);
+  const policyFp = bindPolicy(policyRecordOf(config, runtime)).fingerprint;
+  return { ...createTaskStore(openDb(join(runtime.stateDir, 'workbench.db'))), policyFp };
 }
 
 async function guarded(fn: () => void | Promise<void>): Promise<void> {
@@ -35,20 +38,31 @@ function print(value: unknown): void {
  */
 async function runInline(flags: GlobalFlags, id: string): Promise<void> {
   const app = bootApp(flags);
+  const task = createTaskStore(app.deps.store().db).tasks.get(id);
+  if (task && task.policyFp !== serverPolicy(app.deps).fingerprint) {
+    await app.deps.close();
+    throw new Error(`task ${id} is bound to another policy than this command's (${describePolicy(parseRecord(task.policy))}); run it with that configuration and roots`);
+  }
   const { env } = ensureScheduler(app.deps);
   while (env.tasks.get(id)?.status === 'running') await new Promise((r) => setTimeout(r, 200));
-  print(taskStatusView(env, id));
+  print(taskStatusView(env, id, env.policyFp));
   await app.deps.close();
 }
 
 /** `tasks ls`. */
 export function listTasks(flags: TaskFlags): Promise<void> {
-  return guarded(() => print(taskListView(openStore(flags), { status: flags.status, limit: Number(flags.limit) })));
+  return guarded(() => {
+    const store = openStore(flags);
+    print(taskListView(store, { status: flags.status, limit: Number(flags.limit) }, store.policyFp));
+  });
 }
 
 /** `tasks show <id>`. */
 export function showTask(id: string, flags: TaskFlags): Promise<void> {
-  return guarded(() => print(taskStatusView(openStore(flags), id)));
+  return guarded(() => {
+    const store = openStore(flags);
+    print(taskStatusView(store, id, store.policyFp));
+  });
 }
 
 /** `tasks resume <id> [--from-step n] [--run]`. */

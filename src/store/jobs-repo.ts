@@ -23,6 +23,8 @@ interface Row {
   stderr_dropped: number;
   stdin_open: number;
   note: string | null;
+  policy: string | null;
+  policy_fp: string | null;
 }
 
 export interface NewJob {
@@ -31,6 +33,11 @@ export interface NewJob {
   command: string;
   createdAt: string;
   stdinOpen: boolean;
+  /** The canonical policy record (JSON) and its fingerprint. */
+  policy: string;
+  policyFp: string;
+  /** sha256 (hex) of spec.json as written. */
+  specSha256: string;
 }
 
 const COLS = 'rowid, *';
@@ -38,7 +45,7 @@ const COLS = 'rowid, *';
 /** Turns a row into the Job union: each state carries only its own fields. */
 function toJob(r: Row): Job {
   const counts: LogCounts = { stdoutBytes: r.stdout_bytes, stderrBytes: r.stderr_bytes, stdoutDropped: r.stdout_dropped, stderrDropped: r.stderr_dropped };
-  const base = { id: r.id, name: r.name, command: r.command, createdAt: r.created_at, stdinOpen: r.stdin_open === 1, counts, note: r.note };
+  const base = { id: r.id, name: r.name, command: r.command, createdAt: r.created_at, stdinOpen: r.stdin_open === 1, counts, note: r.note, policy: r.policy, policyFp: r.policy_fp };
   if (r.status === 'queued') return { ...base, status: 'queued' };
   if (r.status === 'running') {
     return { ...base, status: 'running', startedAt: r.started_at ?? r.created_at, pid: r.pid, pidStart: r.pid_start, supPid: r.sup_pid, supStart: r.sup_start };
@@ -50,8 +57,9 @@ function toJob(r: Row): Job {
 export function createJobsRepo(db: Db) {
   const get = db.prepare<[string], Row>(`SELECT ${COLS} FROM jobs WHERE id = ?`);
   const countBy = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM jobs WHERE status = ?');
-  const oldestQueued = db.prepare<[], { id: string }>("SELECT id FROM jobs WHERE status = 'queued' ORDER BY rowid LIMIT 1");
-  const claim = db.prepare("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'");
+  // Only a claimer bound to the same policy takes a queued job (the fingerprint is part of the compare-and-swap).
+  const oldestQueued = db.prepare<[string], { id: string }>("SELECT id FROM jobs WHERE status = 'queued' AND policy_fp = ? ORDER BY rowid LIMIT 1");
+  const claim = db.prepare("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued' AND policy_fp = ?");
   const count = (s: JobStatusName) => countBy.get(s)!.n;
   return {
     get: (id: string): Job | undefined => {
@@ -63,18 +71,23 @@ export function createJobsRepo(db: Db) {
       const queued = count('queued');
       const wouldWait = count('running') + queued >= limits.maxRunning;
       if (wouldWait && queued >= limits.maxQueued) return 'busy';
-      db.prepare("INSERT INTO jobs (id, name, command, status, created_at, stdin_open) VALUES (?, ?, ?, 'queued', ?, ?)").run(
-        job.id, job.name, job.command, job.createdAt, job.stdinOpen ? 1 : 0,
+      db.prepare(`INSERT INTO jobs (id, name, command, status, created_at, stdin_open, policy, policy_fp, spec_sha256)
+        VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?)`).run(
+        job.id, job.name, job.command, job.createdAt, job.stdinOpen ? 1 : 0, job.policy, job.policyFp, job.specSha256,
       );
       return 'ok';
     }).immediate,
-    /** Claims the oldest queued job if a slot is free (compare-and-swap inside BEGIN IMMEDIATE). */
-    claimNext: db.transaction((maxRunning: number, now: string): string | undefined => {
-      if (count('running') >= maxRunning) return undefined;
-      const next = oldestQueued.get();
+    /** Claims the oldest queued job of policy `policyFp` if a slot is free (compare-and-swap inside BEGIN IMMEDIATE). */
+    claimNext: db.transaction((c: { maxRunning: number; now: string; policyFp: string }): string | undefined => {
+      if (count('running') >= c.maxRunning) return undefined;
+      const next = oldestQueued.get(c.policyFp);
       if (!next) return undefined;
-      return claim.run(now, next.id).changes === 1 ? next.id : undefined;
+      return claim.run(c.now, next.id, c.policyFp).changes === 1 ? next.id : undefined;
     }).immediate,
+    /** The sha256 of the job's spec.json as its server wrote it (null for rows older than the record). */
+    specSha256(id: string): string | null {
+      return db.prepare<[string], { spec_sha256: string | null }>('SELECT spec_sha256 FROM jobs WHERE id = ?').get(id)?.spec_sha256 ?? null;
+    },
     setSupervisor(id: string, supPid: number, supStart: string | null): void {
       db.prepare("UPDATE jobs SET sup_pid = ?, sup_start = ? WHERE id = ? AND status = 'running'").run(supPid, supStart, id);
     },

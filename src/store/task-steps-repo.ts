@@ -23,13 +23,18 @@ function toStep(r: Row): StepRecord {
 // The next step of each running task is its lowest pending-or-executing step; it is claimable
 // only when that step is pending (a task never has two steps executing). Least recently touched task first.
 // CROSS JOIN keeps tasks as the outer loop: the planner otherwise scans every pending step (100× slower).
+// Only tasks bound to the claimer's policy (same fingerprint) are considered.
 const NEXT_SQL = `SELECT s.*, t.dry_run AS task_dry_run FROM tasks t CROSS JOIN task_steps s
-  WHERE t.status = 'running' AND s.task_id = t.id AND s.status = 'pending' AND s.step_number =
+  WHERE t.status = 'running' AND t.policy_fp = @fp AND s.task_id = t.id AND s.status = 'pending' AND s.step_number =
   (SELECT p.step_number FROM task_steps p WHERE p.task_id = t.id AND p.status IN ('pending', 'executing') ORDER BY p.step_number LIMIT 1)
   ORDER BY t.last_updated, t.id LIMIT 1`;
 
+const OF_POLICY = 'AND task_id IN (SELECT id FROM tasks WHERE policy_fp = ?)';
+
 export interface ClaimInput {
   owner: string;
+  /** The claimer's policy fingerprint: only steps of tasks bound to it are claimed. */
+  policyFp: string;
   leaseUntil: number;
   now: string;
   /** Whether the step may run again if its runner dies mid-step (scheduler crash rule). */
@@ -38,15 +43,16 @@ export interface ClaimInput {
 
 /** Creates the task steps repository over an open database. */
 export function createTaskStepsRepo(db: Db) {
-  const next = db.prepare<[], Row & { task_dry_run: number }>(NEXT_SQL);
+  const next = db.prepare<[{ fp: string }], Row & { task_dry_run: number }>(NEXT_SQL);
   const claim = db.prepare(`UPDATE task_steps SET status = 'executing', claim_owner = ?, lease_until = ?, started_at = ?, ended_at = NULL,
-    attempts = attempts + 1, result = NULL, error = NULL, note = NULL, rerun_safe = ? WHERE id = ? AND status = 'pending'`);
+    attempts = attempts + 1, result = NULL, error = NULL, note = NULL, rerun_safe = ? WHERE id = ? AND status = 'pending'
+    AND task_id IN (SELECT id FROM tasks WHERE policy_fp = ?)`);
   // The claim records whether the step may re-run after a crash, so the decision is durable before anything runs.
   const claimTx = db.transaction((c: ClaimInput): StepRecord | undefined => {
-    const r = next.get();
+    const r = next.get({ fp: c.policyFp });
     if (!r) return undefined;
     const safe = c.rerunSafe(toStep(r), r.task_dry_run === 1);
-    if (claim.run(c.owner, c.leaseUntil, c.now, safe ? 1 : 0, r.id).changes !== 1) return undefined;
+    if (claim.run(c.owner, c.leaseUntil, c.now, safe ? 1 : 0, r.id, c.policyFp).changes !== 1) return undefined;
     touchTask.run(r.step_number, c.now, r.task_id);
     return toStep(byId.get(r.id)!);
   });
@@ -72,7 +78,7 @@ export function createTaskStepsRepo(db: Db) {
      * idle runners off the write lock: WAL readers never block the writer.
      */
     claimNext(c: ClaimInput): StepRecord | undefined {
-      return next.get() ? claimTx.immediate(c) : undefined;
+      return next.get({ fp: c.policyFp }) ? claimTx.immediate(c) : undefined;
     },
     /** Extends the lease; false when this owner no longer holds the step. */
     renew(id: string, owner: string, leaseUntil: number): boolean {
@@ -98,13 +104,15 @@ export function createTaskStepsRepo(db: Db) {
       const sql = "UPDATE task_steps SET claim_owner = ?, lease_until = ? WHERE id = ? AND claim_owner IS ? AND status = 'executing'";
       return db.prepare(sql).run(owner, leaseUntil, id, oldOwner).changes === 1;
     },
-    /** Executing steps whose lease ran out (their runner died or stopped). */
-    expired(nowMs: number): StepRecord[] {
-      return db.prepare<[number], Row>("SELECT * FROM task_steps WHERE status = 'executing' AND coalesce(lease_until, 0) < ?").all(nowMs).map(toStep);
+    /** Executing steps of tasks bound to policy `fp` whose lease ran out (their runner died or stopped). */
+    expired(nowMs: number, fp: string): StepRecord[] {
+      const sql = `SELECT * FROM task_steps WHERE status = 'executing' AND coalesce(lease_until, 0) < ? ${OF_POLICY}`;
+      return db.prepare<[number, string], Row>(sql).all(nowMs, fp).map(toStep);
     },
-    /** Every executing step with its owner (to spot owners that died on this host). */
-    executingOwners(): Array<{ id: string; owner: string | null }> {
-      return db.prepare<[], { id: string; owner: string | null }>("SELECT id, claim_owner AS owner FROM task_steps WHERE status = 'executing'").all();
+    /** Every executing step of tasks bound to policy `fp`, with its owner (to spot owners that died on this host). */
+    executingOwners(fp: string): Array<{ id: string; owner: string | null }> {
+      const sql = `SELECT id, claim_owner AS owner FROM task_steps WHERE status = 'executing' ${OF_POLICY}`;
+      return db.prepare<[string], { id: string; owner: string | null }>(sql).all(fp);
     },
     /** Status of the nearest earlier step that was not skipped (run_if looks at it). */
     previousOutcome(taskId: string, stepNumber: number): StepStatus | undefined {

@@ -12,6 +12,8 @@ interface Row {
   current_step: number;
   step_count: number;
   last_updated: string;
+  policy: string | null;
+  policy_fp: string | null;
 }
 
 export interface NewTask {
@@ -22,6 +24,9 @@ export interface NewTask {
   dryRun: boolean;
   stepCount: number;
   context: TaskContext;
+  /** The canonical policy record (JSON) and its fingerprint. */
+  policy: string;
+  policyFp: string;
 }
 
 export interface ListQuery {
@@ -35,6 +40,7 @@ function toTask(r: Row): TaskRecord {
   return {
     id: r.id, name: r.name, createdAt: r.created_at, status: r.status, statusReason: r.status_reason,
     dryRun: r.dry_run === 1, currentStep: r.current_step, stepCount: r.step_count, lastUpdated: r.last_updated,
+    policy: r.policy, policyFp: r.policy_fp,
   };
 }
 
@@ -50,8 +56,9 @@ export function createTasksRepo(db: Db) {
     },
     insert(t: NewTask): void {
       db.prepare(
-        'INSERT INTO tasks (id, name, created_at, status, dry_run, current_step, step_count, last_updated) VALUES (?, ?, ?, ?, ?, 0, ?, ?)',
-      ).run(t.id, t.name, t.createdAt, t.status, t.dryRun ? 1 : 0, t.stepCount, t.createdAt);
+        `INSERT INTO tasks (id, name, created_at, status, dry_run, current_step, step_count, last_updated, policy, policy_fp)
+         VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+      ).run(t.id, t.name, t.createdAt, t.status, t.dryRun ? 1 : 0, t.stepCount, t.createdAt, t.policy, t.policyFp);
       db.prepare('INSERT INTO task_context (task_id, context_data) VALUES (?, ?)').run(t.id, JSON.stringify(t.context));
     },
     get(id: string): TaskRecord | undefined {

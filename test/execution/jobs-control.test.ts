@@ -9,7 +9,7 @@ import { readJobLog } from '../../src/execution/jobs/job-log.js';
 import { jobPaths } from '../../src/execution/jobs/paths.js';
 import { readLogWindow } from '../../src/execution/jobs/read-log-window.js';
 import { pruneEndedJobs } from '../../src/execution/jobs/retention.js';
-import { CgroupHandle } from '../../src/sandbox/cgroup.js';
+import { jobCgroup } from '../../src/execution/jobs/spawn-pipeline.js';
 import { alive, makeService, makeStateDir, shRequest, waitFor } from '../helpers/jobs-fixture.js';
 
 const env = makeStateDir();
@@ -22,9 +22,9 @@ const start = async (script: string, extra = {}) => (await svc.start(shRequest(e
 
 test('cancel kills the whole tree, including a setsid daemon', async () => {
   const id = await start('setsid sleep 300 & sleep 300');
-  const spec = JSON.parse(readFileSync(jobPaths(env.stateDir, id).spec, 'utf8'));
-  const cgroup = new CgroupHandle(spec.caps.cgroup, `job-${id}`);
-  const pids = spec.caps.cgroup.usable
+  const setup = svc.ctx.caps().cgroup;
+  const cgroup = jobCgroup(setup, id);
+  const pids = setup.usable
     ? await waitFor(() => (cgroup.pids().length >= 3 ? cgroup.pids() : undefined), 5000, 'sh and both sleeps to run')
     : [];
   const sup = JSON.parse(readFileSync(jobPaths(env.stateDir, id).supervisor, 'utf8')) as { procs: Array<{ pid: number }> };

@@ -7,6 +7,8 @@ import { createRedactor } from '../../src/policy/redact.js';
 import { defineTool, type ToolDef } from '../../src/control/tool.js';
 import { createTaskStore, toolMap, type SchedulerEnv, type StepInvoker } from '../../src/execution/scheduler/env.js';
 import type { Db } from '../../src/store/db.js';
+import { bindPolicy, policyRecordOf } from '../../src/config/policy-record.js';
+import { ConfigSchema } from '../../src/config/schema.js';
 
 /** Test-only tool: appends `line` to `file` (O_APPEND, one write per call). */
 export function appendLineTool(file: string): ToolDef {
@@ -33,8 +35,13 @@ export const directInvoke: StepInvoker = async (def, args, signal) => {
   }
 };
 
+/** The policy light runners and seeded tasks share (read-only, default config, fixed paths). */
+export const LIGHT_POLICY = bindPolicy(
+  policyRecordOf(ConfigSchema.parse({}), { profile: 'read-only', workspaceRoots: ['/nonexistent/ws'], readRoots: ['/nonexistent/ws'], writeRoots: [], stateDir: '/nonexistent/state', homeDir: '/nonexistent' }),
+);
+
 /** A scheduler env over `db` whose only tool is append_line(file). */
 export function lightEnv(db: Db, file: string): SchedulerEnv {
   const tools = toolMap([appendLineTool(file)]);
-  return { ...createTaskStore(db), tools: () => tools, invoke: directInvoke, profile: 'read-only', leaseMs: 30_000, log: () => {} };
+  return { ...createTaskStore(db), tools: () => tools, invoke: directInvoke, profile: 'read-only', policyFp: LIGHT_POLICY.fingerprint, leaseMs: 30_000, log: () => {} };
 }

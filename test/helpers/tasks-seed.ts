@@ -2,7 +2,7 @@
 import { createTask } from '../../src/execution/scheduler/create-task.js';
 import { createTaskStore, toolMap } from '../../src/execution/scheduler/env.js';
 import type { Db } from '../../src/store/db.js';
-import { appendLineTool } from './tasks-light-runner.js';
+import { appendLineTool, LIGHT_POLICY } from './tasks-light-runner.js';
 
 /** Creates the tasks (status running) and returns their ids. */
 export function seedAppendTasks(db: Db, file: string, tasks: number, stepsPerTask: number): string[] {
@@ -11,7 +11,7 @@ export function seedAppendTasks(db: Db, file: string, tasks: number, stepsPerTas
   const ids: string[] = [];
   for (let i = 0; i < tasks; i++) {
     const steps = Array.from({ length: stepsPerTask }, (_, j) => ({ action: 'append_line', parameters: { line: `${i}.${j + 1}` } }));
-    ids.push(createTask(store, tools, { steps, dryRun: false }).id);
+    ids.push(createTask(store, tools, { steps, dryRun: false, policy: LIGHT_POLICY }).id);
   }
   return ids;
 }

@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
+import { requireJobPolicy } from '../../execution/jobs/job-policy.js';
 import { viewJob } from '../../execution/jobs/job-view.js';
 import { readJobLog } from '../../execution/jobs/job-log.js';
 import { inputBusy, sendJobInput } from '../../execution/jobs/job-control.js';
@@ -12,23 +13,27 @@ import type { AppDeps } from '../deps.js';
 import type { ToolOutcome } from '../tool.js';
 import { decideOrThrow } from './decide-or-throw.js';
 import type { ListArgs, OutputArgs, StartArgs } from './jobs-schema.js';
-import { checkGitStages, commandEnv, requireConfinement, sandboxOptions } from './run-command-exec.js';
+import { checkGitStages, commandEnv, requireConfinement } from './run-command-exec.js';
+import { serverPolicy } from '../server-policy.js';
 
 /** The job controls the handlers call, loaded with them. */
 export { cancelJob, waitForJob } from '../../execution/jobs/job-control.js';
 
 /**
- * job_input, one call at a time per job: concurrent calls would interleave their pieces in the
- * FIFO. Later calls wait for earlier ones, in arrival order. A call queued behind one answered
+ * job_input, one call at a time per job, and only into a job bound to this server's policy (its
+ * stdin drives a command run under that policy): concurrent calls would interleave their pieces in
+ * the FIFO. Later calls wait for earlier ones, in arrival order. A call queued behind one answered
  * `busy` is answered `busy` at once with nothing written: writing it would put its data before
  * the rest the earlier caller is about to resend.
  */
 export async function sendInputInOrder(deps: AppDeps, id: string, data: string, close: boolean): Promise<{ bytes_written: number; closed: boolean }> {
+  const svc = jobService(deps);
+  requireJobPolicy(svc.get(id), svc.ctx.policy.fingerprint, 'send input to');
   const queues = deps.service('job-input-order', () => new Map<string, Promise<boolean>>());
   const clear = queues.get(id) ?? Promise.resolve(true);
   const mine = clear.then((ok) => {
     if (!ok) throw inputBusy(id, 0, Buffer.byteLength(data), close);
-    return sendJobInput(jobService(deps), id, data, close);
+    return sendJobInput(svc, id, data, close);
   });
   const settled = mine.then(
     () => true,
@@ -53,6 +58,8 @@ export function jobService(deps: AppDeps): JobService {
       dbPath: join(runtime.stateDir, 'workbench.db'),
       stateDir: runtime.stateDir,
       limits: jobLimitsOf(config.jobs),
+      policy: serverPolicy(deps),
+      caps: () => deps.capabilities(),
       now: () => deps.now(),
       onError: (err) => deps.logger.error({ event: 'jobs_reconcile_failed', err }),
     });
@@ -67,23 +74,20 @@ export function startJobs(deps: AppDeps): void {
   jobService(deps);
 }
 
-/** The policy decision plus everything the supervisor needs, as a start request (git stages checked). */
+/** The policy decision as a start request (git stages checked); the confinement comes from the server's recorded policy (JobsContext.policy). */
 export async function startRequest(deps: AppDeps, args: StartArgs): Promise<StartRequest> {
   const decision = decideOrThrow(deps, args);
   const cwd = args.cwd ?? deps.runtime.workspaceRoots[0]!;
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new AppError('not_found', `cwd ${cwd} is not an existing directory`);
-  const caps = requireConfinement(deps);
+  requireConfinement(deps);
   await checkGitStages(deps, decision.stages, cwd);
-  const { sandbox } = deps.config;
   return {
     name: args.name ?? null,
     command: typeof args.command === 'string' ? args.command : args.command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '),
     stages: decision.stages,
     cwd,
     env: commandEnv(deps, args.env),
-    sandbox: sandboxOptions(deps, cwd, decision.network),
-    caps,
-    cgroupLimits: { memoryBytes: sandbox.memory_max_mb * 1024 * 1024, pidsMax: sandbox.pids_max, cpuPercent: sandbox.cpu_percent },
+    network: decision.network,
     timeoutMs: args.timeout_ms ?? 0,
     stdinOpen: args.stdin_open ?? false,
   };
@@ -91,7 +95,7 @@ export async function startRequest(deps: AppDeps, args: StartArgs): Promise<Star
 
 /** Renders a job as a tool result; a failed/cancelled/lost job is data, not an error. */
 export function jobOutcome(deps: AppDeps, job: Job): ToolOutcome {
-  const view = viewJob(deps.runtime.stateDir, job, deps.now());
+  const view = viewJob(deps.runtime.stateDir, job, deps.now(), serverPolicy(deps).fingerprint);
   const bad = isEnded(job.status) && job.status !== 'succeeded';
   const cls = job.status === 'timed_out' ? 'timeout' : job.status === 'cancelled' ? 'cancelled' : isLimitNote(view.note) ? 'too_large' : 'exec_failed';
   const why = job.status === 'failed' ? (view.signal ? `killed by signal ${view.signal}` : `exited with code ${view.exit_code}`) : `job ${job.status}`;
@@ -119,6 +123,6 @@ function cutNote(job: Job): string {
 export function listJobs(deps: AppDeps, args: ListArgs): ToolOutcome {
   const svc = jobService(deps);
   const page = svc.repo.list({ status: args.status, limit: args.limit, before: args.cursor ? Number(args.cursor) : undefined });
-  const jobs = page.jobs.map((j) => viewJob(deps.runtime.stateDir, j, deps.now()));
+  const jobs = page.jobs.map((j) => viewJob(deps.runtime.stateDir, j, deps.now(), svc.ctx.policy.fingerprint));
   return { data: { jobs, next_cursor: page.next !== undefined ? String(page.next) : null } };
 }

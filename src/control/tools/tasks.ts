@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_STEPS } from '../../execution/scheduler/task-limits.js';
 import { lazy } from '../../shared/lazy.js';
 import type { AppDeps } from '../deps.js';
+import { serverPolicy } from '../server-policy.js';
 import { defineTool, type ToolDef } from '../tool.js';
 
 const service = lazy(() => import('../../execution/scheduler/service.js'));
@@ -65,7 +66,7 @@ export function taskTools(deps: AppDeps): ToolDef[] {
       const { createTask, toolMap, buildTools } = await creation();
       const tools = toolMap(buildTools(deps));
       const dryRun = args.dry_run ?? deps.config.scheduler.default_dry_run;
-      const task = createTask(await store(), tools, { name: args.name, steps: args.steps, context: args.context, dryRun });
+      const task = createTask(await store(), tools, { name: args.name, steps: args.steps, context: args.context, dryRun, policy: serverPolicy(deps) });
       return { data: await started(task.id) };
     },
   });
@@ -80,7 +81,7 @@ export function taskTools(deps: AppDeps): ToolDef[] {
     lane: 'status',
     async handler(args) {
       const { taskStatusView } = await views();
-      const view = taskStatusView(await store(), args.task_id);
+      const view = taskStatusView(await store(), args.task_id, serverPolicy(deps).fingerprint);
       return { data: view, truncated: view.truncated };
     },
   });
@@ -95,7 +96,7 @@ export function taskTools(deps: AppDeps): ToolDef[] {
     lane: 'status',
     async handler(args) {
       const { taskListView } = await views();
-      return { data: taskListView(await store(), args) };
+      return { data: taskListView(await store(), args, serverPolicy(deps).fingerprint) };
     },
   });
   const resume = defineTool({
@@ -108,7 +109,7 @@ export function taskTools(deps: AppDeps): ToolDef[] {
     annotations: rw,
     async handler(args) {
       const { resumeTask } = await actions();
-      const task = resumeTask(await store(), args.task_id, { fromStep: args.from_step, parameters: args.parameters });
+      const task = resumeTask(await store(), args.task_id, { fromStep: args.from_step, parameters: args.parameters, policyFp: serverPolicy(deps).fingerprint });
       return { data: await started(task.id) };
     },
   });
@@ -137,7 +138,7 @@ export function taskTools(deps: AppDeps): ToolDef[] {
     annotations: rw,
     async handler(args) {
       const { confirmTask } = await actions();
-      const task = confirmTask(await store(), args.task_id);
+      const task = confirmTask(await store(), args.task_id, serverPolicy(deps).fingerprint);
       return { data: await started(task.id) };
     },
   });

@@ -1,5 +1,6 @@
 // The job as callers see it (job_status, job_list, CLI): snake_case fields, live byte counts.
 import { statSync } from 'node:fs';
+import { policyWaitNote } from './job-policy.js';
 import { jobPaths } from './paths.js';
 import type { Job, LogCounts } from './types.js';
 
@@ -21,8 +22,9 @@ export interface JobView {
   note?: string;
 }
 
-/** Renders a job; a running job's counts come from its log sizes (fresher than the row). */
-export function viewJob(stateDir: string, job: Job, now: Date): JobView {
+/** Renders a job; a running job's counts come from its log sizes (fresher than the row). A viewer of another policy is told what a queued job waits for. */
+export function viewJob(stateDir: string, job: Job, now: Date, viewerFp?: string): JobView {
+  const note = job.note ?? policyWaitNote(job, viewerFp);
   const counts = job.status === 'running' ? liveCounts(stateDir, job.id, job.counts) : job.counts;
   const started = job.status === 'queued' ? null : job.startedAt;
   const ended = job.status === 'queued' || job.status === 'running' ? null : job.endedAt;
@@ -42,7 +44,7 @@ export function viewJob(stateDir: string, job: Job, now: Date): JobView {
     stdout_dropped_bytes: counts.stdoutDropped,
     stderr_dropped_bytes: counts.stderrDropped,
     command: job.command,
-    ...(job.note ? { note: job.note } : {}),
+    ...(note ? { note } : {}),
   };
 }
 

@@ -9,7 +9,8 @@ import { jobPaths, type JobPaths } from './paths.js';
 import { isSameProcess } from './proc-identity.js';
 import { jobCgroup } from './spawn-pipeline.js';
 import type { SupervisorInfo } from './supervisor.js';
-import type { Job, JobEnd, JobSpec } from './types.js';
+import type { CgroupSetup } from '../../sandbox/cgroup.js';
+import type { Job, JobEnd } from './types.js';
 
 /** How long a claimed job may wait for its supervisor to appear before it counts as lost. */
 const LAUNCH_GRACE_MS = 15_000;
@@ -17,6 +18,8 @@ const LAUNCH_GRACE_MS = 15_000;
 export interface ReconcileContext {
   repo: JobsRepo;
   stateDir: string;
+  /** This host's cgroup setup (never a spec's): where a lost job's leftovers are looked for. */
+  cgroup: () => CgroupSetup;
   now: () => Date;
 }
 
@@ -44,7 +47,7 @@ export function reconcileJob(ctx: ReconcileContext, job: Job & { status: 'runnin
 }
 
 function lostEnd(ctx: ReconcileContext, job: Job, paths: JobPaths, info: SupervisorInfo | undefined): JobEnd {
-  const killed = killLeftovers(paths, info);
+  const killed = killLeftovers(ctx, job.id, info);
   const size = (s: 'stdout' | 'stderr') => fileSize(paths.log(s));
   const parts = [
     info ? `the supervisor (pid ${info.supPid}) ended without recording an end` : 'the supervisor never started (or died before recording itself)',
@@ -62,9 +65,9 @@ function lostEnd(ctx: ReconcileContext, job: Job, paths: JobPaths, info: Supervi
 }
 
 /** Kills what is left of an unsupervised tree: the job's cgroup, and recorded process groups still owned by the same processes. */
-function killLeftovers(paths: JobPaths, info: SupervisorInfo | undefined): number {
-  const spec = readJson<JobSpec>(paths.spec);
-  const cgroup = spec?.caps.cgroup.usable ? jobCgroup(spec) : undefined;
+function killLeftovers(ctx: ReconcileContext, id: string, info: SupervisorInfo | undefined): number {
+  const setup = ctx.cgroup();
+  const cgroup = setup.usable ? jobCgroup(setup, id) : undefined;
   const alive = (info?.procs ?? []).filter((p) => isSameProcess(p.pid, p.start)).map((p) => p.pid);
   const inCgroup = cgroup?.pids() ?? [];
   killTree(alive, cgroup);

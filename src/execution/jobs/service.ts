@@ -6,13 +6,15 @@ import type { Db } from '../../store/db.js';
 import { createJobsRepo, type JobsRepo } from '../../store/jobs-repo.js';
 import { createLogBudgetRepo } from '../../store/log-budget-repo.js';
 import { AppError, notFound } from '../../shared/errors.js';
-import { writeJsonAtomic } from './atomic-write.js';
+import { sha256Hex, writeFileAtomic } from './atomic-write.js';
 import { assertLogHeadroom } from './log-headroom.js';
 import { jobPaths } from './paths.js';
 import { reconcileJob, reconcileJobs } from './reconcile.js';
 import { pruneEndedJobs } from './retention.js';
 import { startQueued } from './scheduler.js';
-import type { Job, JobSpec } from './types.js';
+import type { Job, JobSpec, LaunchContext } from './types.js';
+import { canonicalJson, type BoundPolicy } from '../../config/policy-record.js';
+import type { HostCapabilities } from '../../sandbox/capabilities.js';
 
 export interface JobLimits {
   maxRunning: number;
@@ -42,12 +44,16 @@ export interface JobsContext {
   dbPath: string;
   stateDir: string;
   limits: JobLimits;
+  /** The server's policy: recorded with every job it starts; it claims only jobs bound to it. */
+  policy: BoundPolicy;
+  /** The host's confinement layers (detected once, on first use). */
+  caps: () => HostCapabilities;
   now: () => Date;
   onError?: (err: unknown) => void;
 }
 
 /** A decided, ready-to-run request (the policy has already produced the stages). */
-export type StartRequest = Omit<JobSpec, 'id' | 'stateDir' | 'dbPath' | 'maxLogBytes' | 'maxRunning' | 'logBudget'> & { name: string | null; command: string };
+export type StartRequest = Omit<JobSpec, 'id' | 'policyFp'> & { name: string | null; command: string };
 
 const PRUNE_EVERY_MS = 60_000;
 const PID_WAIT_MS = 2000;
@@ -55,9 +61,14 @@ const PID_WAIT_MS = 2000;
 /** Creates the service over an open store. Nothing runs until start()/tick()/startTimer(). */
 export function createJobService(ctx: JobsContext) {
   const repo: JobsRepo = createJobsRepo(ctx.db);
-  const sched = { repo, stateDir: ctx.stateDir, maxRunning: ctx.limits.maxRunning, now: ctx.now };
   const budget = createLogBudgetRepo(ctx.db);
   const logBudget = { maxTotalBytes: ctx.limits.maxTotalLogBytes, minFreeDiskBytes: ctx.limits.minFreeDiskBytes };
+  const launch = (): LaunchContext => ({
+    stateDir: ctx.stateDir, dbPath: ctx.dbPath, policy: ctx.policy.record, policyFp: ctx.policy.fingerprint,
+    caps: ctx.caps(), maxLogBytes: ctx.limits.maxLogBytes, maxRunning: ctx.limits.maxRunning, logBudget,
+  });
+  const rec = { repo, stateDir: ctx.stateDir, cgroup: () => ctx.caps().cgroup, now: ctx.now };
+  const sched = { repo, policyFp: ctx.policy.fingerprint, maxRunning: ctx.limits.maxRunning, launch, now: ctx.now };
   let lastPrune = 0;
   const svc = {
     ctx,
@@ -69,9 +80,11 @@ export function createJobService(ctx: JobsContext) {
       const paths = jobPaths(ctx.stateDir, id);
       mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
       const { name, command, ...run } = req;
-      const spec: JobSpec = { ...run, id, stateDir: ctx.stateDir, dbPath: ctx.dbPath, maxLogBytes: ctx.limits.maxLogBytes, maxRunning: ctx.limits.maxRunning, logBudget };
-      writeJsonAtomic(paths.spec, spec);
-      const created = repo.insertQueued({ id, name, command, createdAt: ctx.now().toISOString(), stdinOpen: req.stdinOpen }, ctx.limits);
+      const spec: JobSpec = { ...run, id, policyFp: ctx.policy.fingerprint };
+      const text = JSON.stringify(spec);
+      writeFileAtomic(paths.spec, text);
+      const policy = { policy: canonicalJson(ctx.policy.record), policyFp: ctx.policy.fingerprint, specSha256: sha256Hex(text) };
+      const created = repo.insertQueued({ id, name, command, createdAt: ctx.now().toISOString(), stdinOpen: req.stdinOpen, ...policy }, ctx.limits);
       if (created === 'busy') {
         rmSync(paths.dir, { recursive: true, force: true });
         throw new AppError('busy', `the job queue is full (${ctx.limits.maxQueued} queued behind ${ctx.limits.maxRunning} running)`, {
@@ -87,12 +100,12 @@ export function createJobService(ctx: JobsContext) {
     get(id: string): Job {
       const job = validId(id) ? repo.get(id) : undefined;
       if (!job) throw notFound(`no job with id ${id}`, 'list jobs with job_list');
-      if (job.status === 'running' && reconcileJob(sched, job)) return repo.get(id)!;
+      if (job.status === 'running' && reconcileJob(rec, job)) return repo.get(id)!;
       return job;
     },
     /** Reconcile every active job, start queued ones, prune old ones (at most once a minute). */
     tick(): void {
-      reconcileJobs(sched);
+      reconcileJobs(rec);
       startQueued(sched).forEach((l) => void l.ready(PID_WAIT_MS));
       const now = ctx.now().getTime();
       if (now - lastPrune >= PRUNE_EVERY_MS) {

@@ -1,16 +1,20 @@
 // Spawns a job's stages through the confinement wrapper (cgroup + rlimits + bubblewrap),
 // connected by pipes like the synchronous runner: stdout of the last stage and stderr of every stage are returned as streams.
+// The confinement comes from the launcher's policy and host facts (LaunchContext), never from spec.json.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { CgroupHandle } from '../../sandbox/cgroup.js';
+import type { CgroupSetup } from '../../sandbox/cgroup.js';
 import { planSpawn } from '../../sandbox/plan.js';
-import type { JobSpec } from './types.js';
+import { capsForPolicy, cgroupLimitsFromPolicy, sandboxFromPolicy } from '../../sandbox/policy-sandbox.js';
+import type { JobSpec, LaunchContext } from './types.js';
 
 /** Creates the job's cgroup when the host has one (named after the job, so reconcile can find it). */
-export function createJobCgroup(spec: JobSpec): CgroupHandle | undefined {
-  if (!spec.caps.cgroup.usable) return undefined;
-  const handle = jobCgroup(spec);
+export function createJobCgroup(ctx: LaunchContext, id: string): CgroupHandle | undefined {
+  if (!ctx.caps.cgroup.usable) return undefined;
+  const handle = jobCgroup(ctx.caps.cgroup, id);
   try {
-    handle.create(spec.cgroupLimits);
+    handle.create(cgroupLimitsFromPolicy(ctx.policy));
     return handle;
   } catch {
     handle.remove();
@@ -18,17 +22,27 @@ export function createJobCgroup(spec: JobSpec): CgroupHandle | undefined {
   }
 }
 
-/** The handle of a job's cgroup (it may or may not exist). */
-export function jobCgroup(spec: JobSpec): CgroupHandle {
-  return new CgroupHandle(spec.caps.cgroup, `job-${spec.id}`);
+/**
+ * The handle of a job's cgroup under this host's cgroup setup (it may or may not exist). The name
+ * is a one-way digest of the job id: /proc/<pid>/cgroup is readable by every local user, and a job
+ * id must not leak through it (SPEC §4.1a).
+ */
+export function jobCgroup(setup: CgroupSetup, id: string): CgroupHandle {
+  return new CgroupHandle(setup, jobCgroupName(id));
+}
+
+/** `job-` plus the first 24 hex digits of sha256(id). */
+export function jobCgroupName(id: string): string {
+  return `job-${createHash('sha256').update(`workbench-job:${id}`).digest('hex').slice(0, 24)}`;
 }
 
 /** Spawns every stage, each in its own process group; throws if a stage cannot be spawned. */
-export function spawnStages(spec: JobSpec, cgroup: CgroupHandle | undefined): { children: ChildProcess[]; layers: string[] } {
+export function spawnStages(ctx: LaunchContext, spec: JobSpec, cgroup: CgroupHandle | undefined): { children: ChildProcess[]; layers: string[] } {
   const children: ChildProcess[] = [];
+  const sandbox = sandboxFromPolicy(ctx.policy, spec.cwd, spec.network);
   let layers: string[] = [];
   for (const [i, stage] of spec.stages.entries()) {
-    const plan = planSpawn(stage, { ...spec.sandbox, cwd: spec.cwd }, spec.caps, cgroup);
+    const plan = planSpawn(stage, sandbox, capsForPolicy(ctx.policy, ctx.caps), cgroup);
     layers = plan.layers;
     const stdinFrom = i === 0 ? (spec.stdinOpen ? 'pipe' : 'ignore') : children[i - 1]!.stdout!;
     const child = spawn(plan.file, plan.args, { cwd: spec.cwd, env: spec.env, stdio: [stdinFrom, 'pipe', 'pipe'], detached: true });

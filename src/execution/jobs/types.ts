@@ -2,8 +2,7 @@
 // supervisor, and the end record it writes.
 import type { Stage } from '../../policy/types.js';
 import type { HostCapabilities } from '../../sandbox/capabilities.js';
-import type { CgroupLimits } from '../../sandbox/cgroup.js';
-import type { SandboxOptions } from '../../sandbox/plan.js';
+import type { PolicyRecord } from '../../config/policy-record.js';
 import type { LogBudgetLimits } from './log-budget.js';
 
 export type EndStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'lost';
@@ -27,6 +26,9 @@ export interface JobBase {
   stdinOpen: boolean;
   counts: LogCounts;
   note: string | null;
+  /** The policy the job is bound to: canonical record (JSON) and fingerprint; null for rows older than the record. */
+  policy: string | null;
+  policyFp: string | null;
 }
 
 /** A queued job has no process and no times; a running one has a supervisor; an ended one has an end. */
@@ -47,27 +49,45 @@ export interface JobEnd {
   note: string | null;
 }
 
-/** spec.json: everything the supervisor needs to run the job without the server. */
+/**
+ * spec.json: the request part of a job (what to run, where). It lives in the state directory, so
+ * the supervisor trusts none of its confinement: profile, roots, sandbox flags, limits and host
+ * facts come from its launcher (SupervisorContext), and a spec whose policyFp differs is refused.
+ */
 export interface JobSpec {
   id: string;
+  /** Fingerprint of the policy the job was admitted under (equal to its row's policy_fp). */
+  policyFp: string;
   stages: Stage[];
   cwd: string;
   /** The already filtered child environment (no server secrets). */
   env: Record<string, string>;
-  sandbox: SandboxOptions;
-  caps: HostCapabilities;
-  cgroupLimits: CgroupLimits;
+  /** Whether the decision granted network (the supervisor still requires the policy to allow it). */
+  network: boolean;
   /** 0 = no timeout. */
   timeoutMs: number;
   stdinOpen: boolean;
-  maxLogBytes: number;
-  /** The state directory's job-log budget and free-disk floor (absent in specs written before them). */
-  logBudget?: LogBudgetLimits;
-  /** Used by the supervisor to start the next queued job when it ends. */
-  maxRunning: number;
+}
+
+/**
+ * What a launcher (a server, or a supervisor starting the next queued job) hands a supervisor through
+ * its environment: never argv (ps shows it to every user), never a file in the state directory.
+ */
+export interface LaunchContext {
   stateDir: string;
   dbPath: string;
+  policy: PolicyRecord;
+  policyFp: string;
+  caps: HostCapabilities;
+  maxLogBytes: number;
+  /** The state directory's job-log budget and free-disk floor. */
+  logBudget: LogBudgetLimits;
+  /** Used by the supervisor to start the next queued job of the same policy when it ends. */
+  maxRunning: number;
 }
+
+/** The launch context of one job, with the sha256 its row recorded for spec.json. */
+export type SupervisorContext = LaunchContext & { jobId: string; specSha256: string | null };
 
 /** Whether a status is final. */
 export function isEnded(status: JobStatusName): status is EndStatus {

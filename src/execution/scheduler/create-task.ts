@@ -1,5 +1,6 @@
 // task_create: validates the steps against the exposed tools, stores the task and starts it.
 import { ulid } from 'ulid';
+import { canonicalJson, type BoundPolicy } from '../../config/policy-record.js';
 import { parseArgs } from '../../control/envelope.js';
 import type { ToolDef } from '../../control/tool.js';
 import { AppError, invalidParams } from '../../shared/errors.js';
@@ -18,6 +19,8 @@ export interface CreateInput {
   steps: StepSpec[];
   context?: TaskContext;
   dryRun: boolean;
+  /** The creating server's policy: the task is bound to it (SPEC §3.4). */
+  policy: BoundPolicy;
 }
 
 /** Stores a new task with its steps and moves it to running; throws invalid_params naming the step. */
@@ -29,7 +32,8 @@ export function createTask(store: TaskStore, tools: Map<string, ToolDef>, input:
   const id = ulid();
   return store.tasks.atomic(() => {
     const createdAt = new Date().toISOString();
-    store.tasks.insert({ id, name: input.name ?? null, createdAt, status: 'pending', dryRun: input.dryRun, stepCount: steps.length, context: input.context ?? {} });
+    store.tasks.insert({ id, name: input.name ?? null, createdAt, status: 'pending', dryRun: input.dryRun, stepCount: steps.length, context: input.context ?? {},
+      policy: canonicalJson(input.policy.record), policyFp: input.policy.fingerprint });
     store.steps.insert(id, steps);
     return applyTaskEvent(store, store.tasks.get(id)!, 'start');
   });

@@ -22,6 +22,8 @@ export interface SchedulerEnv extends TaskStore {
   profile: Profile;
   /** The server's policy context; a dry run uses it to tell the steps that only read (shadow mode). */
   policyContext?: () => PolicyContext;
+  /** The fingerprint of the runner's policy: it claims, recovers and runs only tasks bound to it. */
+  policyFp: string;
   leaseMs: number;
   log(event: string, data: Record<string, unknown>): void;
 }

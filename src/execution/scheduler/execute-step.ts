@@ -16,8 +16,10 @@ export { outcomeOf, type StepRun };
 export async function executeStep(env: SchedulerEnv, step: StepRecord, owner: string, signal: AbortSignal): Promise<StepRun> {
   // A lease that ran out before the step started may have been taken over: confirm it before any effect.
   if (Date.now() >= (step.leaseUntil ?? 0) - 1000 && !env.steps.renew(step.id, owner, Date.now() + env.leaseMs)) return 'abandon';
-  if (step.mode === 'job' && step.jobId) return runJobStep(env, { step, owner, args: step.parameters, signal });
   const task = env.tasks.get(step.taskId)!;
+  // Claims and recovery already filter by policy; this re-check makes "never under another policy" local to the run.
+  if (task.policyFp !== env.policyFp) return 'abandon';
+  if (step.mode === 'job' && step.jobId) return runJobStep(env, { step, owner, args: step.parameters, signal });
   if (!task.dryRun) {
     const previous = env.steps.previousOutcome(step.taskId, step.stepNumber);
     if (!shouldRun(step.runIf, previous)) {

@@ -65,12 +65,12 @@ export function createRunner(opts: RunnerOptions) {
   function claimWork(): boolean {
     if (Date.now() >= nextSweep) {
       nextSweep = Date.now() + Math.max(pollMs, 1000);
-      for (const step of recoverAbandoned(env, owner, env.leaseMs)) launch(step);
+      for (const step of recoverAbandoned(env, { owner, leaseMs: env.leaseMs, policyFp: env.policyFp })) launch(step);
     }
     if (active.size >= slots) return false;
     const tools = env.tools();
     const rerunSafe = (s: StepRecord, dry: boolean) => rerunSafeAtClaim(tools, env.profile, s, dry);
-    const step = env.steps.claimNext({ owner, leaseUntil: Date.now() + env.leaseMs, now: new Date().toISOString(), rerunSafe });
+    const step = env.steps.claimNext({ owner, policyFp: env.policyFp, leaseUntil: Date.now() + env.leaseMs, now: new Date().toISOString(), rerunSafe });
     if (step) launch(step);
     return step !== undefined;
   }

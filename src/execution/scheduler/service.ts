@@ -3,6 +3,7 @@ import type { AppDeps } from '../../control/deps.js';
 import { Gate } from '../../control/gate.js';
 import { invokeTool, type Gates } from '../../control/invoke.js';
 import { buildTools } from '../../control/registry.js';
+import { serverPolicy } from '../../control/server-policy.js';
 import { createTaskStore, toolMap, type SchedulerEnv } from './env.js';
 import { createRunner, type Runner } from './runner.js';
 
@@ -30,6 +31,7 @@ export function ensureScheduler(deps: AppDeps): Scheduler {
       invoke: (def, args, signal) => invokeTool(deps, gates, def, args, { transport: 'task', signal }),
       profile: deps.runtime.profile,
       policyContext: () => deps.policyContext(),
+      policyFp: serverPolicy(deps).fingerprint,
       leaseMs: deps.config.scheduler.lease_ms,
       log: (event, data) => deps.logger.warn({ event, ...data }),
     };

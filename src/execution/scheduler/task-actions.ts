@@ -1,5 +1,6 @@
 // task_resume, task_cancel and task_confirm: state changes requested by a caller.
-import { invalidParams, notFound } from '../../shared/errors.js';
+import { describePolicy, parseRecord } from '../../config/policy-record.js';
+import { AppError, invalidParams, notFound } from '../../shared/errors.js';
 import type { TaskStore } from './env.js';
 import { applyTaskEvent } from './task-events.js';
 import { stepTransition } from './transitions.js';
@@ -9,6 +10,17 @@ export interface ResumeInput {
   fromStep?: number;
   /** Replaces the parameters of the step resumed from. */
   parameters?: Record<string, unknown>;
+  /** The caller's policy fingerprint (agent tools): a task bound to another policy is refused. */
+  policyFp?: string;
+}
+
+/** Refuses to steer a task bound to another policy: its steps would run under that policy, not the caller's. */
+export function requireSamePolicy(task: TaskRecord, policyFp: string | undefined, what: string): void {
+  if (policyFp === undefined || task.policyFp === policyFp) return;
+  throw new AppError('policy_denied', `task ${task.id} is bound to another policy (${describePolicy(parseRecord(task.policy))}); this server cannot ${what} it`, {
+    rule: 'task.other_policy',
+    hint: 'steer it from a server started with that policy (same profile, roots, network and sandbox settings)',
+  });
 }
 
 /** Loads a task or throws not_found. */
@@ -22,6 +34,7 @@ export function requireTask(store: TaskStore, id: string): TaskRecord {
 export function resumeTask(store: TaskStore, id: string, input: ResumeInput): TaskRecord {
   return store.tasks.atomic(() => {
     const task = requireTask(store, id);
+    requireSamePolicy(task, input.policyFp, 'resume');
     if (task.status !== 'paused' && task.status !== 'failed') {
       throw invalidParams(`task ${id} is ${task.status}; only a paused or failed task can be resumed`);
     }
@@ -45,10 +58,11 @@ export function cancelTask(store: TaskStore, id: string): TaskRecord {
   });
 }
 
-/** Turns a completed dry run into a real run from step 1. */
-export function confirmTask(store: TaskStore, id: string): TaskRecord {
+/** Turns a completed dry run into a real run from step 1 (only from a caller bound to the task's policy, when given). */
+export function confirmTask(store: TaskStore, id: string, policyFp?: string): TaskRecord {
   return store.tasks.atomic(() => {
     const task = requireTask(store, id);
+    requireSamePolicy(task, policyFp, 'confirm');
     if (!task.dryRun || task.status !== 'completed') {
       throw invalidParams(`task ${id} is not a completed dry run (status ${task.status}, dry_run ${task.dryRun})`);
     }

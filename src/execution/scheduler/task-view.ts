@@ -1,4 +1,5 @@
 // Bounded views of tasks for task_status, task_list and the CLI.
+import { parseRecord, waitingForPolicy } from '../../config/policy-record.js';
 import type { TaskStore } from './env.js';
 import { requireTask } from './task-actions.js';
 import type { StepRecord, TaskRecord, TaskStatus } from './types.js';
@@ -18,7 +19,7 @@ export function capJson(value: unknown, cap: number): { value: unknown; truncate
 }
 
 /** task_status: the task, its context and every step, with results capped per step and in total. */
-export function taskStatusView(store: TaskStore, id: string): Record<string, unknown> & { truncated: boolean } {
+export function taskStatusView(store: TaskStore, id: string, viewerFp?: string): Record<string, unknown> & { truncated: boolean } {
   const task = requireTask(store, id);
   const ctx = capJson(store.tasks.context(id), CONTEXT_CAP);
   let budget = TOTAL_CAP;
@@ -29,7 +30,7 @@ export function taskStatusView(store: TaskStore, id: string): Record<string, unk
     truncated ||= r.truncated;
     return stepView(s, r.value);
   });
-  return { ...taskSummary(task), context: ctx.value ?? {}, steps, truncated };
+  return { ...taskSummary(task, viewerFp), context: ctx.value ?? {}, steps, truncated };
 }
 
 function stepView(s: StepRecord, result: unknown): Record<string, unknown> {
@@ -40,18 +41,25 @@ function stepView(s: StepRecord, result: unknown): Record<string, unknown> {
   };
 }
 
-/** The fields of a task shared by every view. */
-export function taskSummary(t: TaskRecord): Record<string, unknown> {
+/** The fields of a task shared by every view; a viewer of another policy is told the task waits for its own. */
+export function taskSummary(t: TaskRecord, viewerFp?: string): Record<string, unknown> {
+  const reason = t.statusReason ?? policyWait(t, viewerFp);
   return {
-    task_id: t.id, name: t.name, status: t.status, ...(t.statusReason ? { status_reason: t.statusReason } : {}),
+    task_id: t.id, name: t.name, status: t.status, ...(reason ? { status_reason: reason } : {}),
     dry_run: t.dryRun, current_step: t.currentStep, step_count: t.stepCount, created_at: t.createdAt, last_updated: t.lastUpdated,
   };
 }
 
 /** task_list: newest first, `cursor` is the last task id of the previous page. */
-export function taskListView(store: TaskStore, q: { status?: TaskStatus; limit?: number; cursor?: string }) {
+export function taskListView(store: TaskStore, q: { status?: TaskStatus; limit?: number; cursor?: string }, viewerFp?: string) {
   const limit = q.limit ?? 20;
   const rows = store.tasks.list({ status: q.status, limit: limit + 1, before: q.cursor });
   const page = rows.slice(0, limit);
-  return { tasks: page.map(taskSummary), next_cursor: rows.length > limit ? page[page.length - 1]!.id : null };
+  return { tasks: page.map((t) => taskSummary(t, viewerFp)), next_cursor: rows.length > limit ? page[page.length - 1]!.id : null };
+}
+
+/** A running or pending task bound to another policy than the viewer's waits for a server of its own. */
+function policyWait(t: TaskRecord, viewerFp: string | undefined): string | undefined {
+  if (viewerFp === undefined || t.policyFp === viewerFp || (t.status !== 'running' && t.status !== 'pending')) return undefined;
+  return waitingForPolicy(parseRecord(t.policy));
 }

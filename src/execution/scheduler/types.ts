@@ -28,6 +28,9 @@ export interface TaskRecord {
   currentStep: number;
   stepCount: number;
   lastUpdated: string;
+  /** The policy the task is bound to: canonical record (JSON) and fingerprint; null for rows older than the record. */
+  policy: string | null;
+  policyFp: string | null;
 }
 
 /** A step row, parameters and result decoded. */

@@ -22,6 +22,8 @@ interface ChildInput {
 const input = JSON.parse(process.argv[2]!) as ChildInput;
 const runtime = policyRuntime(input.state, input.workspace, input.profile);
 const app = createApp(testConfig(input.config ?? {}), runtime, pino({ level: 'silent' }));
+// As boot.ts does: the (asynchronous) sandbox probe is done before jobs and task steps run.
+await app.deps.loadCapabilities();
 startJobs(app.deps);
 ensureScheduler(app.deps);
 const results: unknown[] = [];

@@ -1,13 +1,13 @@
 // SQL for the task_steps table: inserts, the claim (CAS inside BEGIN IMMEDIATE), leases and resets.
 import type { Db } from './db.js';
-import type { StepOutcome, StepRecord, StepSpec, StepStatus } from '../execution/scheduler/types.js';
+import type { StepOutcome, StepPlan, StepRecord, StepSpec, StepStatus } from '../execution/scheduler/types.js';
 
 interface Row {
   id: string; task_id: string; step_number: number; action: string; parameters: string; save_as: string | null;
   run_if: StepRecord['runIf']; on_failure: StepRecord['onFailure']; mode: StepRecord['mode']; timeout_ms: number | null;
   status: StepStatus; result: string | null; error: string | null; note: string | null; attempts: number;
   started_at: string | null; ended_at: string | null; job_id: string | null; rerun_safe: number | null;
-  claim_owner: string | null; lease_until: number | null;
+  claim_owner: string | null; lease_until: number | null; plan: string | null;
 }
 
 function toStep(r: Row): StepRecord {
@@ -16,7 +16,7 @@ function toStep(r: Row): StepRecord {
     saveAs: r.save_as, runIf: r.run_if, onFailure: r.on_failure, mode: r.mode, timeoutMs: r.timeout_ms, status: r.status,
     result: r.result === null ? null : (JSON.parse(r.result) as unknown), error: r.error, note: r.note, attempts: r.attempts,
     startedAt: r.started_at, endedAt: r.ended_at, jobId: r.job_id, rerunSafe: r.rerun_safe === null ? null : r.rerun_safe === 1,
-    claimOwner: r.claim_owner, leaseUntil: r.lease_until,
+    claimOwner: r.claim_owner, leaseUntil: r.lease_until, plan: r.plan === null ? null : (JSON.parse(r.plan) as StepPlan),
   };
 }
 
@@ -128,8 +128,13 @@ export function createTaskStepsRepo(db: Db) {
       db.prepare(`UPDATE task_steps SET status = 'pending', result = NULL, error = NULL, note = NULL, started_at = NULL, ended_at = NULL,
         job_id = NULL, rerun_safe = NULL, claim_owner = NULL, lease_until = NULL WHERE task_id = ? AND step_number >= ? AND status != 'executing'`).run(taskId, fromStep);
     },
+    /** Replaces a step's parameters (task_resume); the dry run's plan no longer describes them and is dropped. */
     setParameters(id: string, parameters: Record<string, unknown>): void {
-      db.prepare('UPDATE task_steps SET parameters = ? WHERE id = ?').run(JSON.stringify(parameters), id);
+      db.prepare('UPDATE task_steps SET parameters = ?, plan = NULL WHERE id = ?').run(JSON.stringify(parameters), id);
+    },
+    /** Records the plan a dry run showed for a step; resets and claims keep it. */
+    setPlan(id: string, plan: StepPlan): void {
+      db.prepare('UPDATE task_steps SET plan = ? WHERE id = ?').run(JSON.stringify(plan), id);
     },
     /** Marks every pending step of a task skipped with a note (task_cancel). */
     skipPending(taskId: string, note: string): void {

@@ -222,7 +222,7 @@ describe('task templating on structure (workspace-write, over stdio)', () => {
     assert.equal(existsSync(join(ws(), 'made-by-step-1')), false);
   });
 
-  it('task_confirm checks every step again with the values it resolves at run time', async () => {
+  it('task_confirm refuses a step whose value changed since the dry run showed it; nothing is written', async () => {
     writeFileSync(join(ws(), 'dest.txt'), 'copy.txt\n');
     writeFileSync(join(ws(), 'notes.txt'), 'notes\n');
     // Outside every root and not under /tmp (commands get a private /tmp there).
@@ -242,7 +242,9 @@ describe('task templating on structure (workspace-write, over stdio)', () => {
     const real = await t.waitTask(id, ['completed', 'paused', 'failed']);
     assert.equal(real.status, 'paused');
     assert.equal(real.steps[1].status, 'failed');
-    assert.equal(real.steps[1].result.error_class, 'path_denied', JSON.stringify(real.steps[1].result));
+    // The dry run showed `cp notes.txt copy.txt`: the run does not silently become another command
+    // (a placeholder value is checked against the policy at run time: tasks-confirm-plan.test.ts).
+    assert.equal(real.steps[1].result.rule, 'task.plan_changed', JSON.stringify(real.steps[1].result));
     assert.equal(existsSync(outside), false, 'nothing was written outside the workspace');
     assert.equal(existsSync(join(ws(), 'copy.txt')), false);
   });

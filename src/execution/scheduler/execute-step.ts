@@ -1,14 +1,16 @@
 // Runs one claimed step: run_if, context references, then dry run, durable job, or a tool call.
 import { AppError } from '../../shared/errors.js';
-import { MissingContextError } from './context-refs.js';
+import { MissingContextError, type ResolveOptions } from './context-refs.js';
 import { dryRunStep, RAN_READ_ONLY, readsOnly, type DryRunInput } from './dry-run.js';
 import type { SchedulerEnv } from './env.js';
 import { failedOutcome } from './finish-step.js';
 import { runJobStep } from './job-step.js';
 import { resolveStepArgs, type StepArgs } from './step-args.js';
+import { checkPlan } from './plan-check.js';
+import { pinPlan, shownOf } from './plan-pin.js';
 import { shouldRun } from './step-plan.js';
 import { outcomeOf, runSync, type StepRun } from './sync-step.js';
-import type { StepOutcome, StepRecord, TaskContext } from './types.js';
+import type { StepOutcome, StepPlan, StepRecord, TaskContext } from './types.js';
 
 export { outcomeOf, type StepRun };
 
@@ -29,16 +31,22 @@ export async function executeStep(env: SchedulerEnv, step: StepRecord, owner: st
   const def = env.tools().get(step.action);
   if (!def) return failedOutcome(`action '${step.action}' is not a tool this server exposes; check [adapters] enabled`);
   const ctx = task.dryRun ? shadowContext(env, step) : env.tasks.context(step.taskId);
-  const resolved = resolveOrFail(step, ctx, task.dryRun ? { placeholders: savedKeys(env, step) } : {});
+  const opts = task.dryRun ? { placeholders: savedKeys(env, step) } : {};
+  const resolved = resolveOrFail(step, ctx, opts);
   if (!('args' in resolved)) return resolved;
-  const { args, command } = resolved;
-  if ('context' in def.input.shape && args.context === undefined) args.context = ctx;
-  if (task.dryRun) return shadowStep(env, { step, def, args, command, signal });
-  if (step.mode === 'job') return runJobStep(env, { step, owner, args, signal });
-  return runSync(env, step, def, args, signal);
+  const input: DryRunInput = { step, def, args: resolved.args, command: resolved.command, signal };
+  // The plan as the dry run shows it (before the whole context is passed to a tool that takes it).
+  const shown = shownOf(input.args, input.command);
+  const pin = (read: boolean) => pinPlan(step.parameters, ctx, opts, read, shown);
+  const refused = task.dryRun ? null : checkPlan(env, input, ctx);
+  if (refused) return refused;
+  if ('context' in def.input.shape && input.args.context === undefined) input.args.context = ctx;
+  if (task.dryRun) return shadowStep(env, input, pin);
+  if (step.mode === 'job') return runJobStep(env, { step, owner, args: input.args, signal });
+  return runSync(env, step, def, input.args, signal);
 }
 
-function resolveOrFail(step: StepRecord, ctx: TaskContext, opts: { placeholders?: Set<string> }): StepArgs | StepOutcome {
+function resolveOrFail(step: StepRecord, ctx: TaskContext, opts: ResolveOptions): StepArgs | StepOutcome {
   try {
     return resolveStepArgs(step.action, step.parameters, ctx, opts);
   } catch (err) {
@@ -48,11 +56,12 @@ function resolveOrFail(step: StepRecord, ctx: TaskContext, opts: { placeholders?
   }
 }
 
-/** A dry-run step: runs for real when it only reads, else reports what it would run. */
-async function shadowStep(env: SchedulerEnv, input: DryRunInput): Promise<StepRun> {
-  if (!readsOnly(env, input)) return dryRunStep(env, input);
-  const run = await runSync(env, input.step, input.def, input.args, input.signal);
-  return typeof run === 'string' ? run : { ...run, note: RAN_READ_ONLY };
+/** A dry-run step: runs for real when it only reads, else reports what it would run; either way its plan is recorded. */
+async function shadowStep(env: SchedulerEnv, input: DryRunInput, pin: (read: boolean) => StepPlan): Promise<StepRun> {
+  const read = readsOnly(env, input);
+  const run = read ? await runSync(env, input.step, input.def, input.args, input.signal) : await dryRunStep(env, input);
+  if (typeof run === 'string') return run;
+  return { ...run, note: read ? RAN_READ_ONLY : run.note, plan: pin(read) };
 }
 
 /**

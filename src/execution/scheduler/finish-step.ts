@@ -12,6 +12,7 @@ export function finishStep(store: TaskStore, step: StepRecord, owner: string | n
   return store.tasks.atomic(() => {
     stepTransition('executing', EVENT[outcome.status]);
     if (!store.steps.finish(step.id, owner, { ...outcome, endedAt: new Date().toISOString() })) return false;
+    if (outcome.plan) store.steps.setPlan(step.id, outcome.plan);
     const task = store.tasks.get(step.taskId)!;
     if (step.saveAs && outcome.status !== 'skipped' && outcome.result != null && !task.dryRun) {
       const ctx = store.tasks.context(task.id);

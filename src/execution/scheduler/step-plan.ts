@@ -20,12 +20,17 @@ export function shouldRun(runIf: RunIf, previous: StepStatus | undefined): boole
 /** The note of a dry-run step that ran for real because it only reads (shadow mode). */
 export const RAN_READ_ONLY = 'dry_run_read';
 
+/** The note of a confirmed step refused because its values differ from its dry run's plan (plan-check.ts). */
+export const PLAN_CHANGED = 'plan_changed';
+
 /** What a finished step does to its task: a task event with its reason, or nothing (go on). */
 export function taskEventAfter(o: { outcome: StepOutcome; onFailure: OnFailure; stepNumber: number; action: string; dryRun: boolean; hasOpen: boolean; dryRunRefusal?: string | null }): { event: TaskEvent; reason: string | null } | null {
   // A dry run checks every step; it ends failed when any check refused a step, else completed.
-  if (o.outcome.status === 'failed' && !o.dryRun && o.onFailure !== 'continue') {
+  // A step refused for a changed plan always pauses: the steps after it belong to a plan that no longer holds.
+  const planChanged = o.outcome.note === PLAN_CHANGED;
+  if (o.outcome.status === 'failed' && !o.dryRun && (o.onFailure !== 'continue' || planChanged)) {
     const reason = `step ${o.stepNumber} (${o.action}) failed: ${o.outcome.error ?? 'unknown error'}`;
-    return { event: o.onFailure === 'abort' ? 'fail' : 'pause', reason };
+    return { event: o.onFailure === 'abort' && !planChanged ? 'fail' : 'pause', reason };
   }
   if (o.hasOpen) return null;
   return o.dryRun && o.dryRunRefusal ? { event: 'fail', reason: o.dryRunRefusal } : { event: 'complete', reason: null };

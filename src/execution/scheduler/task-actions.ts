@@ -58,7 +58,10 @@ export function cancelTask(store: TaskStore, id: string): TaskRecord {
   });
 }
 
-/** Turns a completed dry run into a real run from step 1 (only from a caller bound to the task's policy, when given). */
+/**
+ * Turns a completed dry run into a real run from step 1 (only from a caller bound to the task's policy, when given).
+ * The steps keep the plan the dry run recorded; each is checked against it before it runs (plan-check.ts).
+ */
 export function confirmTask(store: TaskStore, id: string, policyFp?: string): TaskRecord {
   return store.tasks.atomic(() => {
     const task = requireTask(store, id);
@@ -66,8 +69,19 @@ export function confirmTask(store: TaskStore, id: string, policyFp?: string): Ta
     if (!task.dryRun || task.status !== 'completed') {
       throw invalidParams(`task ${id} is not a completed dry run (status ${task.status}, dry_run ${task.dryRun})`);
     }
+    requirePlans(store, id);
     store.steps.resetFrom(id, 1);
     const pending = applyTaskEvent(store, task, 'confirm', { dryRun: false, currentStep: 0 });
     return applyTaskEvent(store, pending, 'start');
+  });
+}
+
+/** Every step of a dry run must carry the plan it showed: the confirmed run is checked against it. */
+function requirePlans(store: TaskStore, id: string): void {
+  const missing = store.steps.forTask(id).filter((s) => s.plan === null).map((s) => s.stepNumber);
+  if (missing.length === 0) return;
+  throw new AppError('invalid_params', `task ${id}'s dry run recorded no plan for step ${missing.join(', ')} (a dry run made before plans were recorded), so task_confirm cannot run exactly what it showed`, {
+    rule: 'task.plan_missing',
+    hint: 'run a new dry run (task_create with dry_run: true) and confirm that one',
   });
 }

@@ -56,6 +56,25 @@ export interface StepRecord {
   rerunSafe: boolean | null;
   claimOwner: string | null;
   leaseUntil: number | null;
+  /** What the dry run showed for this step (task_confirm runs exactly that); null when none was recorded. */
+  plan: StepPlan | null;
+}
+
+/** One context value a dry-run step was resolved with: its reference, a hash of its value and a preview. */
+export interface PinnedRef {
+  reference: string;
+  sha256: string;
+  preview: string;
+}
+
+/** The plan a dry run showed for a step, kept for the confirmed run (plan-pin.ts). */
+export interface StepPlan {
+  /** The step ran for real in the dry run because it only reads. */
+  read: boolean;
+  /** Every reference whose value the dry run knew; references it did not know (placeholders) are not pinned. */
+  refs: PinnedRef[];
+  /** A preview of what the dry run showed: the argvs of a command, else the parameters. */
+  shown: string;
 }
 
 /** How a step ended, as the runner records it. */
@@ -64,6 +83,8 @@ export interface StepOutcome {
   result: unknown;
   error: string | null;
   note: string | null;
+  /** A dry run's plan for the step, recorded with the outcome. */
+  plan?: StepPlan;
 }
 
 /** The JSON object every task keeps: initial context plus each step's save_as result. */

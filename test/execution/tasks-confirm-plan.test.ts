@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
+import { pinPlan, planChanges } from '../../src/execution/scheduler/plan-pin.js';
+import { PLAN_CHANGED, taskEventAfter } from '../../src/execution/scheduler/step-plan.js';
 import { taskClient, type TaskClient } from '../helpers/tasks-client.js';
 import { tempDirs, type TempDirs } from '../helpers/workspace.js';
 
@@ -253,5 +255,33 @@ describe('task_confirm runs the plan the dry run showed (workspace-write, over s
     assert.equal((await t.call('task_status', { task_id: id })).s.status, 'completed', 'the dry run is left as it was');
     assert.equal(existsSync(join(d, 'legacy-marker')), false);
     assert.equal(readFileSync(join(d, 'src', 'precious.c'), 'utf8'), 'int main(void) { return 0; }\n');
+  });
+});
+
+describe('plan pins (pure)', () => {
+  it('pins the values the dry run knew, never a placeholder, whatever order object keys come in', () => {
+    const params = { command: ['cp', '{{context.a.path}}', '{{ context.later.stdout }}'], env: { X: 'pre-{{context.obj}}' } };
+    const plan = pinPlan(params, { a: { path: 'x.txt' }, obj: { b: 1, c: [2] } }, { placeholders: new Set(['later']) }, false, 'shown');
+    assert.deepEqual(plan.refs.map((r) => r.reference), ['{{context.a.path}}', '{{context.obj}}']);
+    assert.deepEqual(planChanges(plan, { a: { path: 'x.txt' }, obj: { c: [2], b: 1 }, later: { stdout: 'anything' } }), []);
+    assert.deepEqual(planChanges(plan, { a: { path: 'y.txt' }, obj: { b: 1, c: [2] } }), [{ reference: '{{context.a.path}}', shown: '"x.txt"', now: '"y.txt"' }]);
+    assert.deepEqual(planChanges(plan, { obj: { b: 1, c: [3] } }).map((c) => c.now), ['(not in the context)', '{"b":1,"c":[3]}']);
+  });
+
+  it('a long value is previewed with the count of characters left out', () => {
+    const plan = pinPlan({ p: '{{context.v}}' }, { v: 'a'.repeat(500) }, {}, false, 'shown');
+    assert.equal(plan.refs[0]!.preview, `"${'a'.repeat(199)}… (302 more characters)`);
+    assert.match(planChanges(plan, { v: 'b' })[0]!.shown, /… \(302 more characters\)$/);
+  });
+
+  it('a changed plan pauses its task whatever the step\'s on_failure says', () => {
+    const outcome = { status: 'failed' as const, result: null, error: 'changed', note: PLAN_CHANGED };
+    for (const onFailure of ['pause', 'continue', 'abort'] as const) {
+      const next = taskEventAfter({ outcome, onFailure, stepNumber: 2, action: 'run_command', dryRun: false, hasOpen: true });
+      assert.equal(next?.event, 'pause', onFailure);
+    }
+    const plain = { ...outcome, note: null };
+    assert.equal(taskEventAfter({ outcome: plain, onFailure: 'abort', stepNumber: 2, action: 'x', dryRun: false, hasOpen: true })?.event, 'fail');
+    assert.equal(taskEventAfter({ outcome: plain, onFailure: 'continue', stepNumber: 2, action: 'x', dryRun: false, hasOpen: true }), null);
   });
 });

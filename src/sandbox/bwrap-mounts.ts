@@ -1,14 +1,12 @@
 // What a confined command sees of the host filesystem, as bubblewrap mount arguments.
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { HOME_SECRETS, SYSTEM_SECRETS } from '../policy/sensitive-paths.js';
+import { HOME_SECRETS, SYS_HIDDEN, SYSTEM_SECRETS } from '../policy/sensitive-paths.js';
 import { AppError } from '../shared/errors.js';
 import { createPlaceholder } from './secret-placeholders.js';
 
-/** Secret files of the system and of home: one list, shared with the policy layer (src/policy/sensitive-paths.ts). */
+/** Secret files of the system and of home, and the hidden parts of /sys: one list each, shared with the policy layer (src/policy/sensitive-paths.ts). */
 const ETC_SECRETS = SYSTEM_SECRETS.filter((p) => p.startsWith('/etc/'));
-/** sysfs parts that expose firmware tables, serial numbers and kernel debugging interfaces. */
-const SYS_HIDDEN = ['/sys/firmware', '/sys/kernel'];
 
 /** One mount: its destination (for ordering) and the bwrap arguments that make it. */
 export interface Mount {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ownStateDirectory } from '../config/runtime.js';
 import { createAuditRepo, type AuditRecord } from '../store/audit-repo.js';
-import { escapeControl } from '../shared/escape-text.js';
+import { escapeControl, safeJson } from '../shared/escape-text.js';
 import { openDb } from '../store/db.js';
 import { fail } from './flags.js';
 
@@ -28,7 +28,7 @@ export function runAudit(flags: AuditFlags): void {
   const db = openDb(file);
   try {
     const rows = createAuditRepo(db).recent(limit);
-    process.stdout.write(rows.map((r) => (flags.json ? JSON.stringify(r) : formatRow(r))).join('\n') + (rows.length ? '\n' : ''));
+    process.stdout.write(rows.map((r) => (flags.json ? safeJson(r) : formatRow(r))).join('\n') + (rows.length ? '\n' : ''));
   } finally {
     db.close();
   }

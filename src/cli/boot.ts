@@ -1,7 +1,7 @@
 // Shared start-up: config → runtime → logger → app. Every error here is one line and exit 2.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { assertConfigOutsideWriteRoots, assertConfigOwned } from '../config/config-trust.js';
+import { assertConfigOwned } from '../config/config-trust.js';
 import { findConfigFile, loadConfig } from '../config/load.js';
 import { resolveRuntime } from '../config/runtime.js';
 import type { Config } from '../config/schema.js';
@@ -12,11 +12,11 @@ import type { GlobalFlags } from './flags.js';
 /** Loads config and runtime from flags. */
 export function loadSettings(flags: GlobalFlags): { config: Config; runtime: ReturnType<typeof resolveRuntime>; configFile?: string } {
   const configFile = findConfigFile(flags.config);
-  // Ownership and mode are checked before the file is parsed; the write roots once they are known.
+  // Ownership, mode and links are checked before the file is parsed; resolveRuntime refuses write
+  // roots that hold any configuration location (existing or not) once the roots are known.
   if (configFile) assertConfigOwned(configFile);
   const config = loadConfig(configFile);
   const runtime = resolveRuntime(config, { roots: flags.root, profile: flags.profile, configFile });
-  if (configFile) assertConfigOutsideWriteRoots(configFile, runtime);
   return { config, runtime, configFile };
 }
 

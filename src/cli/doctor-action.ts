@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { describeLayers, detectCapabilities, promisedLayers, type HostCapabilities } from '../sandbox/capabilities.js';
 import { loadSettings } from './boot.js';
 import { fail, type GlobalFlags } from './flags.js';
+import { safeJson } from '../shared/escape-text.js';
 
 interface Check {
   name: string;
@@ -31,7 +32,7 @@ export async function runDoctor(flags: GlobalFlags & { json?: boolean }): Promis
     missing_layers: fallen,
     checks,
   };
-  if (flags.json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (flags.json) return void process.stdout.write(`${safeJson(report, 2)}\n`);
   const width = Math.max(...checks.map((c) => c.name.length));
   const lines = checks.map((c) => `${c.ok ? 'ok  ' : 'no  '} ${c.name.padEnd(width)}  ${c.detail}`);
   lines.push('', `profile: ${report.profile}`, `active sandbox layers: ${caps.layers.join(', ')}`);

@@ -5,7 +5,7 @@ import { viewJob, type JobView } from '../execution/jobs/job-view.js';
 import { readJobLog, type OutputStream } from '../execution/jobs/job-log.js';
 import { createJobService, jobLimitsOf, type JobService } from '../execution/jobs/service.js';
 import { isEnded, JOB_STATUSES, type JobStatusName } from '../execution/jobs/types.js';
-import { escapeControl } from '../shared/escape-text.js';
+import { escapeControl, escapeTerminal, safeJson } from '../shared/escape-text.js';
 import { bindPolicy, policyRecordOf } from '../config/policy-record.js';
 import { detectCapabilities } from '../sandbox/capabilities.js';
 import { openDb } from '../store/db.js';
@@ -46,16 +46,22 @@ function field(x: unknown): string {
 
 function show(svc: JobService, id: string, json?: boolean): void {
   const v = viewJob(svc.ctx.stateDir, svc.get(id), new Date(), svc.ctx.policy.fingerprint);
-  process.stdout.write(json ? `${JSON.stringify(v, null, 2)}\n` : `${Object.entries(v).map(([k, x]) => `${k}: ${field(x)}`).join('\n')}\n`);
+  process.stdout.write(json ? `${safeJson(v, 2)}\n` : `${Object.entries(v).map(([k, x]) => `${k}: ${field(x)}`).join('\n')}\n`);
 }
 
-/** Prints a log from the start; with follow, keeps printing until the job has ended and everything was read. */
-async function printLog(svc: JobService, id: string, stream: OutputStream, follow: boolean): Promise<void> {
+/**
+ * Prints a log from the start; with follow, keeps printing until the job has ended and everything
+ * was read. A job's output is text others chose: on a terminal its control sequences (title,
+ * clear screen, cursor moves) are shown escaped, newlines and tabs kept; `raw` (or a pipe) prints it as it is.
+ */
+async function printLog(svc: JobService, id: string, stream: OutputStream, opts: { follow: boolean; raw: boolean }): Promise<void> {
   const read = (offset: number, maxBytes: number) => readJobLog(svc.ctx.stateDir, svc.get(id).id, stream, { offset, maxBytes });
+  const shown = opts.raw || !process.stdout.isTTY ? (s: string) => s : escapeTerminal;
+  const follow = opts.follow;
   let offset = 0;
   for (;;) {
     const w = read(offset, 1_048_576);
-    if (w.data) process.stdout.write(w.data);
+    if (w.data) process.stdout.write(shown(w.data));
     offset = w.next_offset;
     if (offset < w.total_bytes) continue;
     if (!follow || isEnded(svc.get(id).status)) {
@@ -72,7 +78,7 @@ export async function listJobs(flags: JobFlags & { status?: string; limit: strin
   const svc = await openService(flags);
   const page = svc.repo.list({ status: flags.status as JobStatusName | undefined, limit: Number(flags.limit) || 50 });
   const views = page.jobs.map((j) => viewJob(svc.ctx.stateDir, j.status === 'running' ? svc.get(j.id) : j, new Date(), svc.ctx.policy.fingerprint));
-  process.stdout.write(flags.json ? `${JSON.stringify(views, null, 2)}\n` : views.map(line).join('\n') + (views.length ? '\n' : 'no jobs\n'));
+  process.stdout.write(flags.json ? `${safeJson(views, 2)}\n` : views.map(line).join('\n') + (views.length ? '\n' : 'no jobs\n'));
 }
 
 /** `jobs show <id>`. */
@@ -81,9 +87,9 @@ export function showJob(id: string, flags: JobFlags): Promise<void> {
 }
 
 /** `jobs logs <id>`. */
-export function printJobLog(id: string, flags: JobFlags & { stream: string; follow?: boolean }): Promise<void> {
+export function printJobLog(id: string, flags: JobFlags & { stream: string; follow?: boolean; raw?: boolean }): Promise<void> {
   if (!['stdout', 'stderr', 'combined'].includes(flags.stream)) fail('--stream must be stdout, stderr or combined');
-  return run(async () => printLog(await openService(flags), id, flags.stream as OutputStream, Boolean(flags.follow)));
+  return run(async () => printLog(await openService(flags), id, flags.stream as OutputStream, { follow: Boolean(flags.follow), raw: Boolean(flags.raw) }));
 }
 
 /** `jobs cancel <id>`: TERM the tree, KILL after the grace. */

@@ -17,10 +17,11 @@ export function registerJobs(program: Command): void {
   withGlobalFlags(jobs.command('show <id>').description('one job in detail'))
     .option('--json', 'print JSON')
     .action(async (id: string, flags: JobFlags) => (await actions()).showJob(id, flags));
-  withGlobalFlags(jobs.command('logs <id>').description('print a job log'))
+  withGlobalFlags(jobs.command('logs <id>').description('print a job log (on a terminal, control sequences are shown escaped)'))
     .option('--stream <stream>', 'stdout | stderr | combined', 'combined')
     .option('-f, --follow', 'keep printing until the job ends')
-    .action(async (id: string, flags: JobFlags & { stream: string; follow?: boolean }) => (await actions()).printJobLog(id, flags));
+    .option('--raw', 'print the output as it is, control sequences included (as when piped)')
+    .action(async (id: string, flags: JobFlags & { stream: string; follow?: boolean; raw?: boolean }) => (await actions()).printJobLog(id, flags));
   withGlobalFlags(jobs.command('cancel <id>').description('TERM the job tree, KILL after the grace'))
     .option('--grace <ms>', 'grace before SIGKILL', '3000')
     .action(async (id: string, flags: JobFlags & { grace: string }) => (await actions()).cancelJobCommand(id, flags));

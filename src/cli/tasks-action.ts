@@ -10,6 +10,7 @@ import { serverPolicy } from '../control/server-policy.js';
 import { openDb } from '../store/db.js';
 import { bootApp, loadSettings } from './boot.js';
 import { fail, type GlobalFlags } from './flags.js';
+import { safeJson } from '../shared/escape-text.js';
 
 /** Flags of the `workbench tasks` subcommands. */
 export type TaskFlags = GlobalFlags & { status?: TaskStatus; limit?: string; fromStep?: string; run?: boolean };
@@ -29,7 +30,7 @@ async function guarded(fn: () => void | Promise<void>): Promise<void> {
 }
 
 function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${safeJson(value, 2)}\n`);
 }
 
 /**

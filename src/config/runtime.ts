@@ -3,7 +3,8 @@ import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Profile } from '../policy/types.js';
-import { ConfigError, userConfigDir } from './load.js';
+import { assertConfigOutsideWriteRoots } from './config-trust.js';
+import { ConfigError, SYSTEM_CONFIG, userConfigDir } from './load.js';
 import { ensureOwnedDir } from './owned-dir.js';
 import type { Config } from './schema.js';
 
@@ -58,16 +59,24 @@ export function resolveRuntime(config: Config, flags: RuntimeFlags = {}): Runtim
   const workspaceRoots = explicit ? candidates : candidates.filter((r) => r !== '/' && r !== realOrSelf(home));
   const extra = config.policy.read_roots.map((r) => resolve(r)).filter(isDir).map(realOrSelf);
   const profile = flags.profile ?? config.policy.profile;
+  const writeRoots = profile === 'read-only' ? [] : profile === 'full' ? ['/'] : workspaceRoots;
+  // Before anything is created: no write root may hold where the person's policy comes from.
+  assertConfigOutsideWriteRoots({ profile, writeRoots, workspaceRoots }, configLocations(flags.configFile));
   const stateDir = ownStateDirectory();
   return {
     profile,
     workspaceRoots,
     readRoots: dedupe([...workspaceRoots, ...extra]),
-    writeRoots: profile === 'read-only' ? [] : profile === 'full' ? ['/'] : workspaceRoots,
+    writeRoots,
     stateDir: realOrSelf(stateDir),
     homeDir: home,
     configPaths: dedupe([userConfigDir(), ...(flags.configFile ? [realOrSelf(flags.configFile)] : [])]),
   };
+}
+
+/** Every place a start can read policy from, existing or not: the XDG config, the system config, the --config file. */
+export function configLocations(configFile?: string): string[] {
+  return dedupe([join(userConfigDir(), 'config.toml'), SYSTEM_CONFIG, ...(configFile ? [resolve(configFile)] : [])]);
 }
 
 function canonicalRoot(p: string): string {

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { createRedactor, isLocation, type Redactor } from '../policy/redact.js';
-import { secretPartsOf } from '../policy/secret-names.js';
+import { secretValuesOf } from '../policy/secret-names.js';
 import type { AppDeps } from './deps.js';
 import { tokenFile } from './token-file.js';
 import type { Logger } from './logger.js';
@@ -22,11 +22,10 @@ export function pathExists(p: string): boolean {
 export function serverSecretValues(env: NodeJS.ProcessEnv, configured: readonly string[], token: string | undefined): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined) out.push(...secretPartsOf(name, value).filter((v) => !isLocation(v, pathExists)));
-  }
-  for (const name of configured) {
-    const value = env[name];
-    if (value !== undefined) out.push(value);
+    if (value === undefined) continue;
+    // The same rule that keeps these variables from every child (dropFromChildEnv).
+    const parts = secretValuesOf(name, value, configured);
+    out.push(...(configured.includes(name) ? parts : parts.filter((v) => !isLocation(v, pathExists))));
   }
   if (token !== undefined) out.push(token);
   return out;

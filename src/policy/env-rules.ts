@@ -39,12 +39,16 @@ export function checkEnv(env: Record<string, string> | undefined): void {
   }
 }
 
-/** The server's environment minus secret-looking variables (the broad dropFromChildEnv, not the exact redaction rule) and injection variables (PATH is kept: the runner replaces it). */
-export function filterServerEnv(env: Record<string, string | undefined>): Record<string, string> {
+/**
+ * The server's environment minus every variable whose value output would redact (the person's
+ * `[secrets] env` names, secret names, URL credentials: dropFromChildEnv, which is broader still)
+ * and injection variables (PATH is kept: the runner replaces it).
+ */
+export function filterServerEnv(env: Record<string, string | undefined>, secretNames: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(env)) {
     const value = env[name];
-    if (value === undefined || dropFromChildEnv(name)) continue;
+    if (value === undefined || dropFromChildEnv(name, value, secretNames)) continue;
     if (name !== 'PATH' && name !== 'HOME' && name !== 'SHELL' && isInjectionName(name)) continue;
     out[name] = value;
   }

@@ -1,8 +1,10 @@
 // Which environment variables hold secrets. Two different questions, kept apart on purpose:
 //  - dropFromChildEnv: may this variable reach a child process? Broad: dropping a harmless path
 //    variable (AWS_CONFIG_FILE, WORKBENCH_HOME) costs nothing, leaking a credential costs a lot.
-//  - secretPartsOf: which parts of this variable's VALUE are secret, to be redacted from output?
+//  - secretValuesOf: which parts of this variable's VALUE are secret, to be redacted from output?
 //    Exact: a path, a region or a profile name redacted inside ordinary output is a defect.
+// One rule links them: a variable with any secret value is dropped (dropFromChildEnv calls
+// secretValuesOf first), so a child can never print — reversed, encoded — what output redacts.
 
 /** Words (between `_`) that mark a value as secret. */
 const SECRET_WORDS = new Set([
@@ -76,6 +78,16 @@ function safeDecode(s: string): string {
   }
 }
 
+/**
+ * The secret values of one variable: for a name the person listed in `[secrets] env` the whole
+ * value (and any URL credentials in it), else secretPartsOf. The redactor hides these values
+ * (src/control/redaction.ts) and dropFromChildEnv keeps every variable that has one from a child.
+ */
+export function secretValuesOf(name: string, value: string, configured: readonly string[]): string[] {
+  const parts = secretPartsOf(name, value);
+  return configured.includes(name) ? unique([value, ...parts]) : parts;
+}
+
 /** Prefixes whose variables never reach a child even when their names look harmless (the server's own settings, cloud sessions). */
 const DROP_PREFIXES = ['WORKBENCH_', 'AWS_', 'AZURE_', 'GOOGLE_', 'GCLOUD_', 'VAULT_'];
 /** Variables that let a child reach the user's agents or cluster credentials. */
@@ -85,11 +97,13 @@ const DROP_EXACT = new Set(['SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'KUBECONFIG', 'DO
 const KEEP_IN_CHILD = new Set(['AWS_REGION', 'AWS_DEFAULT_REGION']);
 
 /**
- * True when the variable is dropped from a child's environment. Deliberately broader than
- * isSecretName: it also drops secret-looking settings and the server's own WORKBENCH_* / cloud
- * variables (a child never needs them, and dropping a path is harmless). Never used for redaction.
+ * True when the variable is dropped from a child's environment: every variable with a secret value
+ * (secretValuesOf: the configured names, secret names, URL credentials in any variable), and,
+ * deliberately broader, secret-looking settings and the server's own WORKBENCH_* / cloud variables
+ * (a child never needs them, and dropping a path is harmless). Never used for redaction.
  */
-export function dropFromChildEnv(name: string): boolean {
+export function dropFromChildEnv(name: string, value: string, configured: readonly string[]): boolean {
+  if (secretValuesOf(name, value, configured).length > 0) return true;
   const n = name.toUpperCase();
   if (KEEP_IN_CHILD.has(n)) return false;
   if (DROP_EXACT.has(n) || DROP_PREFIXES.some((p) => n.startsWith(p))) return true;

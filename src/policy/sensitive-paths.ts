@@ -28,6 +28,13 @@ const PREFIXES: readonly string[] = [
 /** Absolute system secrets (files and directories), for the sandbox's ETC_SECRETS as well. */
 export const SYSTEM_SECRETS: readonly string[] = [...EXACT, ...PREFIXES];
 
+/**
+ * sysfs parts that expose firmware tables, serial numbers and kernel debugging interfaces: the
+ * sandbox hides them (an empty tmpfs, src/sandbox/bwrap-mounts.ts) and no path may name them,
+ * so an adapter (which reads the host directly) sees no more of /sys than a command does.
+ */
+export const SYS_HIDDEN: readonly string[] = ['/sys/firmware', '/sys/kernel'];
+
 // A process's own directory holds its environment, memory, open files, root and cwd: each is a way
 // around the path rules. Its entries are decided by an allowlist of what process listings and
 // diagnostics read (status, cmdline, maps, mounts, net, …); any other entry (environ, mem, fd,
@@ -58,6 +65,7 @@ export function isInside(p: string, root: string): boolean {
 export function isSensitivePath(p: string, homeDir: string): boolean {
   if (EXACT.has(p)) return true;
   for (const pre of PREFIXES) if (isInside(p, pre)) return true;
+  if (p.startsWith('/sys/') && SYS_HIDDEN.some((h) => isInside(p, h))) return true;
   if (p.startsWith('/proc/') && procPrivate(p)) return true;
   if (p.startsWith('/etc/ssh/') && SSH_HOST_KEY.test(p)) return true;
   return homeSecret(p, homeDir) || homeSecret(p, '/root') || homeSecret(p, userHome(p));
@@ -79,7 +87,7 @@ function homeSecret(p: string, home: string): boolean {
 /** True when a recursive read of directory `p` would reach a secret or the state directory. */
 export function coversSecrets(p: string, homeDir: string, stateDir: string): boolean {
   if (p === '/') return true;
-  const roots = [...EXACT, ...PREFIXES, '/etc/ssh', '/proc/self', stateDir];
+  const roots = [...EXACT, ...PREFIXES, ...SYS_HIDDEN, '/etc/ssh', '/proc/self', stateDir];
   for (const s of HOME_SECRETS) roots.push(`${homeDir}/${s}`, `/root/${s}`);
   for (const r of roots) if (r.length > p.length && isInside(r, p)) return true;
   return p === '/home';

@@ -1,14 +1,12 @@
 // What a confined command sees of the host filesystem, as bubblewrap mount arguments.
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { HOME_SECRETS, SYSTEM_SECRETS } from '../policy/sensitive-paths.js';
+import { HOME_SECRETS, SYS_HIDDEN, SYSTEM_SECRETS } from '../policy/sensitive-paths.js';
 import { AppError } from '../shared/errors.js';
 import { createPlaceholder } from './secret-placeholders.js';
 
-/** Secret files of the system and of home: one list, shared with the policy layer (src/policy/sensitive-paths.ts). */
+/** Secret files of the system and of home, and the hidden parts of /sys: one list each, shared with the policy layer (src/policy/sensitive-paths.ts). */
 const ETC_SECRETS = SYSTEM_SECRETS.filter((p) => p.startsWith('/etc/'));
-/** sysfs parts that expose firmware tables, serial numbers and kernel debugging interfaces. */
-const SYS_HIDDEN = ['/sys/firmware', '/sys/kernel'];
 
 /** One mount: its destination (for ordering) and the bwrap arguments that make it. */
 export interface Mount {
@@ -66,6 +64,15 @@ export interface MaskInput {
  * Hides secret files and directories that would otherwise be visible through /etc, /sys or a root,
  * and keeps the person's configuration read-only. A home secret that does not exist yet under a
  * writable root gets a placeholder on the host first, so a confined command cannot create it.
+ *
+ * What these leaf mounts guarantee: an existing secret is never readable from the sandbox (a mask
+ * moves with a renamed parent and keeps hiding it), and nothing is written at a secret's own path
+ * while its parents stay where they are. What no leaf mount can guarantee: under a write root that
+ * contains home, a confined command may rename a parent (`mv ~/.docker ~/.docker-old`), recreate it
+ * and write a new file under the old name (`~/.docker/config.json`) that the person's tools read
+ * later. For Workbench's own policy that is closed at start-up (a write root holding the
+ * configuration location is refused: src/config/config-location.ts); for other tools' files the
+ * remedy is a project directory, not home, as the write root.
  */
 export function maskMounts(m: MaskInput): string[] {
   const sshKeys = listDir('/etc/ssh').filter((n) => /^ssh_host_.*_key$/.test(n)).map((n) => join('/etc/ssh', n));

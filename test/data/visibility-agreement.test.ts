@@ -92,6 +92,12 @@ const SAME: Array<[string, Kind, string]> = [
   [join(d.stateDir, 'api-token'), 'file', 'path.state_dir'],
   ['/var/lib/dpkg/status', 'file', 'path.outside_roots'],
   ['out-link', 'dir', 'path.symlink_escape'],
+  // F6: the sysfs parts the sandbox hides (SYS_HIDDEN) are hidden from adapters as well.
+  ['/sys/kernel/vmcoreinfo', 'file', 'path.sensitive'],
+  ['/sys/kernel', 'dir', 'path.sensitive'],
+  ['/sys/firmware', 'dir', 'path.sensitive'],
+  ['/sys/firmware/memmap', 'dir', 'path.sensitive'],
+  ['/sys/class', 'dir', 'ok'],
 ];
 
 describe('commands and adapters agree: same verdict, same rule', () => {
@@ -137,6 +143,12 @@ describe('walks apply the same rule to every entry', () => {
     const names = r.data.files.map((f: { path: string }) => f.path);
     assert.ok(names.includes('meminfo') && names.includes('1'), names.slice(0, 20).join(','));
     for (const hidden of [String(pid), 'self', 'thread-self']) assert.ok(!names.includes(hidden), `${hidden} listed`);
+  });
+  test('list_files /sys does not list the parts the sandbox hides', async () => {
+    const r = await call(tools, 'list_files', { path: '/sys', include_hidden: true, limit: 1000 });
+    const names = r.data.files.map((f: { path: string }) => f.path);
+    assert.ok(names.includes('class'), names.join(','));
+    for (const hidden of ['kernel', 'firmware']) assert.ok(!names.includes(hidden), `${hidden} listed`);
   });
   test('list_files /proc/1 does not list its private entries', async () => {
     const r = await call(tools, 'list_files', { path: '/proc/1', include_hidden: true, limit: 1000 });

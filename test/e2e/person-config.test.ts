@@ -3,7 +3,7 @@
 // another user or the agent could have written stops start-up. Effects: markers that must not appear.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
@@ -96,7 +96,24 @@ describe('the config comes only from the person', () => {
     const file = join(dirs.workspace, 'my-policy.toml');
     writeFileSync(file, '[policy]\nprofile = "workspace-write"\n', { mode: 0o600 });
     const err = startRefused(['--config', file, '--root', dirs.workspace], env, dirs.workspace);
-    assert.match(err, /inside the write root/);
+    assert.match(err, /write root .* is refused: it contains .*my-policy\.toml/);
+  });
+
+  test('a config file with another hard link inside a write root stops start-up (F8)', () => {
+    const env = personEnv(dirs.root, dirs.state);
+    const dir = join(dirs.root, 'cfg-hardlink');
+    mkdirSync(dir, { mode: 0o700 });
+    const file = join(dir, 'config.toml');
+    writeFileSync(file, '[policy]\nprofile = "workspace-write"\n', { mode: 0o600 });
+    linkSync(file, join(dirs.workspace, 'notes.toml'));
+    const err = startRefused(['--config', file, '--root', dirs.workspace], env, dirs.workspace);
+    assert.match(err, /config .*config\.toml is refused: it has other hard links/);
+    assert.match(err, /copy it to a file of its own/);
+    // Also with the other name outside every root: a file of its own is the rule.
+    rmSync(join(dirs.workspace, 'notes.toml'));
+    linkSync(file, join(dirs.root, 'backup.toml'));
+    assert.match(startRefused(['--config', file, '--root', dirs.workspace], env, dirs.workspace), /other hard links/);
+    rmSync(join(dirs.root, 'backup.toml'));
   });
 
   test('config init writes the person\'s config file (0600 in a 0700 dir) where Workbench reads it', () => {
@@ -109,34 +126,99 @@ describe('the config comes only from the person', () => {
   });
 });
 
+describe('a write root that holds the person\'s configuration location is refused (F5)', () => {
+  const dirs = tempDirs();
+  after(() => dirs.cleanup());
+
+  /** A home whose config location does not exist yet: creating it is the attack. */
+  function freshHome(name: string) {
+    const env = personEnv(join(dirs.root, name), dirs.state);
+    const project = join(env.HOME!, 'project');
+    mkdirSync(project);
+    return { env, home: env.HOME!, project };
+  }
+
+  // Attacks: each start must stop with exit 2 and a reason, before any request is read.
+  test('home as a workspace-write root, config dir not created yet: refused saying why and what to do', () => {
+    const { env, home } = freshHome('h1');
+    const err = startRefused(['--root', home, '--profile', 'workspace-write'], env, home);
+    assert.match(err, /write root .*h1\/home is refused: it contains .* your configuration .*workbench\/config\.toml/);
+    assert.match(err, /rename|renaming/);
+    assert.match(err, /use a project directory as the root/);
+    assert.equal(existsSync(join(home, '.config')), false, 'nothing was created in home');
+  });
+
+  test('home as a root with the config present, and ~/.config as a root: refused', () => {
+    const { env, home } = freshHome('h2');
+    mkdirSync(join(home, '.config', 'workbench'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(home, '.config', 'workbench', 'config.toml'), '[policy]\nprofile = "workspace-write"\n', { mode: 0o600 });
+    assert.match(startRefused(['--root', home], env, home), /write root .* is refused: it contains/);
+    assert.match(startRefused(['--root', join(home, '.config'), '--profile', 'workspace-write'], env, home), /write root .*\.config is refused/);
+    assert.match(startRefused(['--root', join(home, '.config', 'workbench'), '--profile', 'workspace-write'], env, home), /is refused: it contains/);
+  });
+
+  test('a config location reached through a symbolic link into a write root is refused', () => {
+    const { env, project } = freshHome('h3');
+    // ~/.config/workbench -> project/cfg (dotfiles kept in the workspace): the agent could write it.
+    mkdirSync(join(env.HOME!, '.config'));
+    symlinkSync(join(project, 'cfg'), join(env.HOME!, '.config', 'workbench'));
+    assert.match(startRefused(['--root', project, '--profile', 'workspace-write'], env, project), /write root .*project is refused: it contains .*project/);
+  });
+
+  test('full profile with home as the workspace is refused too; read-only home is fine', async (t) => {
+    const { env, home } = freshHome('h4');
+    assert.match(startRefused(['--root', home, '--profile', 'full'], env, home), /is refused: it contains/);
+    const conn = await connectStdio({ workspace: home, state: dirs.state, profile: 'read-only', env });
+    t.after(() => conn.close());
+    const r = await run(conn.client, ['ls', '-a'], home);
+    assert.equal(r.success, true, JSON.stringify(r));
+  });
+
+  // Legit: a project under home, and a home root whose configuration lives elsewhere.
+  test('legit: a project directory under home is a write root; the config dir beside it stays the person\'s', async (t) => {
+    const { env, home, project } = freshHome('h5');
+    const conn = await connectStdio({ workspace: project, state: dirs.state, profile: 'workspace-write', env });
+    t.after(() => conn.close());
+    const r = await run(conn.client, ['sh', '-c', 'echo ok > legit.txt'], project);
+    assert.equal(r.success, true, JSON.stringify(r));
+    assert.equal(readFileSync(join(project, 'legit.txt'), 'utf8'), 'ok\n');
+    assert.equal(existsSync(join(home, '.config')), false);
+  });
+
+  test('legit: home as a write root when XDG_CONFIG_HOME is outside it', async (t) => {
+    const { env, home } = freshHome('h6');
+    const elsewhere = join(dirs.root, 'h6', 'cfg');
+    const conn = await connectStdio({ workspace: home, state: dirs.state, profile: 'workspace-write', env: { ...env, XDG_CONFIG_HOME: elsewhere } });
+    t.after(() => conn.close());
+    const r = await run(conn.client, ['sh', '-c', 'mkdir -p ~/project && echo ok > ~/project/legit.txt'], home);
+    assert.equal(r.success, true, JSON.stringify(r));
+    assert.equal(readFileSync(join(home, 'project', 'legit.txt'), 'utf8'), 'ok\n');
+  });
+});
+
 describe('an agent writing config files is not read as policy on restart', () => {
   const dirs = tempDirs();
   after(() => dirs.cleanup());
 
-  test('workspace-write agent: workbench.toml in its workspace and config.toml in a home root', async (t) => {
+  test('workspace-write agent: workbench.toml in its workspace is not policy on restart', async (t) => {
     const env = personEnv(dirs.root, dirs.state);
-    const home = env.HOME!;
-    const project = join(home, 'project');
+    const project = join(env.HOME!, 'project');
     mkdirSync(project);
-    const conn = await connectStdio({ workspace: home, state: dirs.state, profile: 'workspace-write', env });
+    const conn = await connectStdio({ workspace: project, state: dirs.state, profile: 'workspace-write', env });
     t.after(() => conn.close());
     const script = [
       `printf '${FULL.replace(/\n/g, '\\n')}' > ${project}/workbench.toml`,
+      // Outside the root: neither the config location nor home can be written.
       'mkdir -p ~/.config/workbench; printf "[policy]\\nprofile = \\"full\\"\\n" > ~/.config/workbench/config.toml',
-      'mkdir -p ~/.ssh; echo ssh-ed25519 AAAA attacker >> ~/.ssh/authorized_keys',
-      'echo ok > ~/project/legit.txt',
+      'echo ok > legit.txt',
       'true',
     ].join('; ');
-    const r = await run(conn.client, ['sh', '-c', script], home);
+    const r = await run(conn.client, ['sh', '-c', script], project);
     assert.equal(r.success, true, JSON.stringify(r));
-    // Legit: the workspace is writable.
     assert.equal(readFileSync(join(project, 'legit.txt'), 'utf8'), 'ok\n');
-    // The person's config and ~/.ssh are not writable from the sandbox, even with home as a root.
-    assert.equal(existsSync(join(home, '.config', 'workbench', 'config.toml')), false, 'config.toml must not have been created');
-    assert.equal(existsSync(join(home, '.ssh', 'authorized_keys')), false, 'authorized_keys must not have been created');
+    assert.equal(existsSync(join(env.HOME!, '.config', 'workbench', 'config.toml')), false, 'config.toml must not have been created');
     await conn.close();
 
-    // Restart from the project, as a client would: the agent's files are not policy.
     const marker = join(dirs.root, 'marker-restart');
     const again = await connectStdio({ workspace: project, state: dirs.state, env });
     t.after(() => again.close());

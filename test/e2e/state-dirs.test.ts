@@ -100,6 +100,40 @@ describe('state directory and private sandbox directory', () => {
     assert.equal(existsSync(join(parent, 'state')), false, 'nothing is created under a foreign directory');
   });
 
+  // F12: `workbench token` writes the API token; it must refuse the same directories stdio/serve refuse.
+  const tokenIn = (state: string) =>
+    spawnSync(process.execPath, [MAIN, 'token'], { env: { ...process.env, WORKBENCH_HOME: state }, encoding: 'utf8', timeout: 15_000 });
+  test('workbench token refuses a state directory behind a symbolic link, and writes no token', () => {
+    const real = join(dirs.root, 'token-real');
+    mkdirSync(real, { mode: 0o700 });
+    symlinkSync(real, join(dirs.root, 'token-link'));
+    const r = tokenIn(join(dirs.root, 'token-link', 'st'));
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /token-link is a symbolic link/);
+    assert.equal(r.stdout, '', 'no token printed');
+    assert.equal(existsSync(join(real, 'st', 'api-token')), false);
+  });
+
+  test('workbench token refuses a state directory under a group-writable directory', () => {
+    const parent = join(dirs.root, 'token-group');
+    mkdirSync(parent);
+    chmodSync(parent, 0o775);
+    const r = tokenIn(join(parent, 'st'));
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /writable by its group/);
+    assert.equal(existsSync(join(parent, 'st')), false, 'nothing is created there');
+  });
+
+  test('workbench token in a fresh state directory prints a token and keeps it 0600 (legit)', () => {
+    const state = join(dirs.root, 'token-fresh', 'st');
+    const r = tokenIn(state);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^\S{20,}\n$/);
+    assert.equal(statSync(state).mode & 0o777, 0o700);
+    const file = join(state, 'api-token');
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+  });
+
   test('workbench audit refuses a foreign state directory as well', () => {
     const state = join(dirs.root, 'audit-state');
     mkdirSync(state);

@@ -29,7 +29,7 @@ describe('checkEnv', () => {
 
 describe('child environment', () => {
   it('filterServerEnv drops secrets, the server\'s own WORKBENCH_* settings and loader variables, keeps the rest', () => {
-    const out = filterServerEnv({ HOME: '/h', PATH: '/bin', GITHUB_TOKEN: 't', LD_PRELOAD: 'x', NODE_OPTIONS: 'y', LANG: 'C', WORKBENCH_HOME: '/s', AWS_REGION: 'eu-west-1', U: undefined });
+    const out = filterServerEnv({ HOME: '/h', PATH: '/bin', GITHUB_TOKEN: 't', LD_PRELOAD: 'x', NODE_OPTIONS: 'y', LANG: 'C', WORKBENCH_HOME: '/s', AWS_REGION: 'eu-west-1', U: undefined }, []);
     assert.deepEqual(out, { HOME: '/h', PATH: '/bin', LANG: 'C', AWS_REGION: 'eu-west-1' });
   });
 });

@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createRedactor, isLocation, isRedactable, MIN_SECRET_CHARS, REDACTED } from '../../src/policy/redact.js';
+import { serverSecretValues } from '../../src/control/redaction.js';
+import { filterServerEnv } from '../../src/policy/env-rules.js';
 import { dropFromChildEnv, isSecretName, secretPartsOf } from '../../src/policy/secret-names.js';
 
 /** Redacts `value` as the server would if variable `name` held it. */
@@ -135,9 +137,50 @@ describe('redaction threshold', () => {
 
 describe('child environment (broad, separate from redaction)', () => {
   for (const n of ['GITHUB_TOKEN', 'WORKBENCH_HOME', 'WORKBENCH_ANYTHING', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_PROFILE', 'SSH_AUTH_SOCK', 'KUBECONFIG', 'SECRET_FILE', 'DATABASE_URL', 'GOOGLE_APPLICATION_CREDENTIALS']) {
-    it(`${n} is dropped from the child`, () => assert.equal(dropFromChildEnv(n), true));
+    it(`${n} is dropped from the child`, () => assert.equal(dropFromChildEnv(n, 'some-value-1234', []), true));
   }
   for (const n of ['HOME', 'PATH', 'LANG', 'PWD', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'TOKENIZERS_PARALLELISM', 'GIT_AUTHOR_NAME', 'TZ', 'CI']) {
-    it(`${n} reaches the child`, () => assert.equal(dropFromChildEnv(n), false));
+    it(`${n} reaches the child`, () => assert.equal(dropFromChildEnv(n, 'some-value-1234', []), false));
+  }
+});
+
+// F9/F9b: a variable whose value output would redact must never reach a child, where `printenv X |
+// rev` would print it past the redactor. Checked against the real redactor, not a copy of its rule.
+describe('every variable the redactor hides is dropped from the child', () => {
+  const CONFIGURED = ['MY_SETTING', 'AWS_REGION'];
+  const ATTACKS: Array<[string, string]> = [
+    ['MY_SETTING', 'canaryQ7w8e9r0t1y2'],
+    ['AWS_REGION', 'configured-region-canary'],
+    ['PIP_INDEX_URL', 'https://bob:s3cretTok3nXYZ@pypi.example/simple'],
+    ['HTTPS_PROXY', 'http://proxyuser:proxyPassw0rd9@proxy.example:3128'],
+    ['ALL_PROXY', 'socks5://u:s0cksPassw0rd@127.0.0.1:1080'],
+    ['MONGO_URL', 'mongodb://app:m0ngoPassw0rd@db.example/app'],
+    ['POSTGRES_URL', 'postgres://pg:pgPassw0rd77@db.example/x'],
+    ['AMQP_URL', 'amqp://rabbit:rabbitPassw0rd@mq.example'],
+    ['GITHUB_TOKEN', 'ghp_CANARYabcdef1234567890XYZ'],
+    ['NPM_TOKEN', 'npm_tokenCanary123456'],
+    ['SENTRY_DSN', 'https://publickey123456@sentry.example/1'],
+  ];
+  for (const [name, value] of ATTACKS) {
+    it(`${name} is redacted in output and dropped from the child`, () => {
+      const redactor = createRedactor(serverSecretValues({ [name]: value }, CONFIGURED, undefined));
+      assert.notEqual(redactor.text(`x ${value} y`), `x ${value} y`, 'the redactor hides it');
+      assert.equal(dropFromChildEnv(name, value, CONFIGURED), true);
+      assert.deepEqual(filterServerEnv({ [name]: value, LANG: 'C' }, CONFIGURED), { LANG: 'C' });
+    });
+  }
+  const LEGIT: Array<[string, string]> = [
+    ['HTTPS_PROXY', 'http://proxy.example:3128'],
+    ['PIP_INDEX_URL', 'https://pypi.example/simple'],
+    ['GIT_URL', 'https://user@git.example/repo.git'],
+    ['AWS_DEFAULT_REGION', 'eu-west-1'],
+    ['LANG', 'C.UTF-8'],
+  ];
+  for (const [name, value] of LEGIT) {
+    it(`legit: ${name}=${value} is neither redacted nor dropped`, () => {
+      const redactor = createRedactor(serverSecretValues({ [name]: value }, CONFIGURED, undefined));
+      assert.equal(redactor.text(`x ${value} y`), `x ${value} y`);
+      assert.equal(dropFromChildEnv(name, value, CONFIGURED), false);
+    });
   }
 });

@@ -1,6 +1,9 @@
 // Secret paths are masked whether or not they exist yet (SPEC §4.1a): with the home directory as a
-// write root, a confined command cannot create ~/.ssh/authorized_keys, credentials files or the
-// person's config; it can still work in the rest of home. Effects on the host are checked.
+// write root, a confined command cannot create ~/.ssh/authorized_keys or credentials files at their
+// own paths; it can still work in the rest of home. Effects on the host are checked. The person's
+// configuration is not among them: start-up refuses a write root that holds its location (a
+// renamed parent defeats any leaf mount; test/e2e/person-config.test.ts), so the home here keeps
+// its config elsewhere, as XDG_CONFIG_HOME outside home would.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,9 +17,8 @@ const ATTACKS: Array<[string, string]> = [
   ['netrc', 'echo attacker-key > ~/.netrc'],
   ['docker config', 'mkdir -p ~/.docker; echo attacker-key > ~/.docker/config.json'],
   ['maven settings', 'mkdir -p ~/.m2; echo attacker-key > ~/.m2/settings.xml'],
-  ['person config', 'mkdir -p ~/.config/workbench; echo attacker-key > ~/.config/workbench/config.toml'],
 ];
-const PLANTED = ['.ssh/authorized_keys', '.aws/credentials', '.netrc', '.docker/config.json', '.m2/settings.xml', '.config/workbench/config.toml'];
+const PLANTED = ['.ssh/authorized_keys', '.aws/credentials', '.netrc', '.docker/config.json', '.m2/settings.xml'];
 
 /** Legit work in a writable home must keep working. */
 const LEGIT: Array<[string, string, string]> = [
@@ -31,7 +33,8 @@ function homeRoot(b: Box) {
     writeRoots: [b.home],
     workspaceRoots: [b.home],
     cwd: b.home,
-    configPaths: [join(b.home, '.config', 'workbench')],
+    // XDG_CONFIG_HOME outside home: the only way home can be a write root (see the header).
+    configPaths: [join(b.root, 'xdg-config', 'workbench')],
   });
 }
 
@@ -65,6 +68,21 @@ describe('missing secrets under a writable home root', () => {
       assert.ok(existsSync(join(b.home, rel)), `${rel} should exist`);
     });
   }
+
+  // What the masks cannot do: a leaf mount moves with its renamed parent. Reads of existing secrets
+  // stay hidden (the mask moves along and still hides them); what is written under the old name
+  // afterwards is a new file the person's tools may read. This is documented in bwrap-mounts.ts
+  // and why a write root holding the configuration location is refused at start-up.
+  test('renaming the parent of a masked secret does not reveal the secret it hid', async (t) => {
+    if (skipWithoutBwrap(t)) return;
+    const b = box();
+    t.after(() => b.cleanup());
+    mkdirSync(join(b.home, '.docker'), { recursive: true });
+    writeFileSync(join(b.home, '.docker', 'config.json'), '{"auths":{"x":{"auth":"canary-docker-7c1e"}}}\n');
+    const r = await sh('mv ~/.docker ~/.docker-old; cat ~/.docker-old/config.json; cat ~/.docker/config.json; echo done', homeRoot(b));
+    assert.match(r.stdout, /done/);
+    assert.doesNotMatch(r.stdout + r.stderr, /canary-docker-7c1e/);
+  });
 
   test('with home read-only nothing is created on the host', async (t) => {
     if (skipWithoutBwrap(t)) return;

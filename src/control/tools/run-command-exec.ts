@@ -25,14 +25,17 @@ export interface ExecOptions {
   onSpawn?: (pids: number[]) => void;
 }
 
-/** The child environment: the filtered server env, a fixed PATH, then the caller's (already policy-checked) variables. */
-export function childEnv(callerEnv: Record<string, string> | undefined): Record<string, string> {
-  return { ...filterServerEnv(process.env), PATH: SYSTEM_PATH.join(':'), ...(callerEnv ?? {}) };
+/**
+ * The child environment: the server env without any variable output would redact (`secretNames`
+ * are the person's `[secrets] env`), a fixed PATH, then the caller's (already policy-checked) variables.
+ */
+export function childEnv(secretNames: readonly string[], callerEnv: Record<string, string> | undefined): Record<string, string> {
+  return { ...filterServerEnv(process.env, secretNames), PATH: SYSTEM_PATH.join(':'), ...(callerEnv ?? {}) };
 }
 
-/** The child environment plus GIT_CEILING_DIRECTORIES: git never finds a repository above the roots. */
+/** The child environment plus GIT_CEILING_DIRECTORIES: git never finds a repository above the roots. Every command and job starts with it. */
 export function commandEnv(deps: AppDeps, callerEnv: Record<string, string> | undefined): Record<string, string> {
-  return { ...childEnv(callerEnv), GIT_CEILING_DIRECTORIES: gitCeilings(deps.runtime.readRoots).join(':') };
+  return { ...childEnv(deps.config.secrets.env, callerEnv), GIT_CEILING_DIRECTORIES: gitCeilings(deps.runtime.readRoots).join(':') };
 }
 
 /** Sandbox options for the current runtime and one request. */

@@ -126,9 +126,16 @@ describe('git config judge: allowed', () => {
 
 describe('git config parser', () => {
   it('keeps subsection case, lower-cases section and name, applies quoting and escapes', () => {
-    const p = parseGitConfig('[Remote "Origin"]\n\tURL = " a b " x\\ty # c\n');
+    const p = parseGitConfig('[Remote "Origin"]\n\tURL = " a b\\t\\"c\\" "  # c\n\tpushURL = x\\ty  z ; c\n');
     assert.ok(p.ok);
-    assert.deepEqual(p.entries[0], { section: 'remote', subsection: 'Origin', name: 'url', value: ' a b  x\ty', line: 2 });
+    assert.deepEqual(p.entries[0], { section: 'remote', subsection: 'Origin', name: 'url', value: ' a b\t"c" ', line: 2 });
+    assert.deepEqual(p.entries[1], { section: 'remote', subsection: 'Origin', name: 'pushurl', value: 'x\ty  z', line: 3 });
+  });
+  it('refuses values in unusual quoting (several segments, empty quotes, mixed), naming the line and key', () => {
+    for (const v of ['" a b " x', '"" /abs/evil.inc', 'sh -c "touch x"', '""']) {
+      const p = parseGitConfig(`[include]\n\tpath = ${v}\n`);
+      assert.ok(!p.ok && p.line === 2 && /unusual quoting.*include\.path/.test(p.reason), JSON.stringify(p));
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 // from it (absorbed git dirs under modules/, and populated gitlinks / .gitmodules paths).
 import { join } from 'node:path';
 import { insideRoots, parseAlternates, parseCommonDir, worktreeTarget } from '../../../policy/git-config/git-pointers.js';
-import { existingTarget, resolvePointer } from './resolve-pointer.js';
+import { existingTarget, realOrNull, resolvePointer } from './resolve-pointer.js';
 import { judgeGitConfig, unsafeGit } from '../../../policy/git-config/judge-git-config.js';
 import { coversSecrets } from '../../../policy/sensitive-paths.js';
 import { checkConfigFile } from './check-config-file.js';
@@ -28,7 +28,8 @@ export async function checkGitDir(ctx: CheckCtx, gitDir: string, workTree: strin
     checkModules(ctx, join(common, 'modules'), depth, 0).then(() => null),
   ] as const);
   const pointer = wtFacts.worktree ?? facts.worktree;
-  let wt = workTree === null ? null : await realInside(ctx, workTree, `work tree ${workTree}`);
+  // The work tree as the OS resolves it (never lexically); submodule paths are joined onto it.
+  let wt = workTree === null ? null : await realOrNull(workTree, `work tree ${workTree}`);
   if (pointer) {
     const where = `setting core.worktree (${pointer.file}, line ${pointer.line})`;
     const target = await resolvePointer(real, worktreeTarget(pointer.path, real), where);

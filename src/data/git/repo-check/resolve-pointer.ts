@@ -34,7 +34,8 @@ export async function existingTarget(ctx: CheckCtx, base: string, rel: string, w
   return real;
 }
 
-async function realOrNull(p: string, what: string): Promise<string | null> {
+/** The real path of `p`, null when it does not exist; any other failure is a refusal. */
+export async function realOrNull(p: string, what: string): Promise<string | null> {
   try {
     return await realpath(p);
   } catch (err) {

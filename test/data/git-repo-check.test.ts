@@ -3,7 +3,7 @@
 // include inside the repository, a linked worktree, a CI checkout's http extraheader, sha256 and
 // index v4 — through the git adapters and run_command git.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { testApp } from '../helpers/app.js';
@@ -82,6 +82,37 @@ const LEGIT: LegitCase[] = [
       git(d, 'submodule', 'add', '-q', lib, 'deps/lib');
       git(d, 'update-index', '--index-version', '4');
       git(d, 'commit', '-qm', 'add lib');
+    },
+  },
+  {
+    // Values as `git config` writes them: a whole quoted value (leading blanks), escapes in plain text.
+    name: 'git-written-quoting',
+    make: (d) => {
+      plainRepo(d, '*.py diff=py\n');
+      git(d, 'config', 'user.name', '  Padded Name ');
+      git(d, 'config', 'diff.py.xfuncname', '^[ \t]*(def|class)\\s.*$');
+      git(d, 'config', 'branch.main.description', 'has "quotes" # and a hash');
+    },
+  },
+  {
+    // An include that does not exist (git skips it) and one reached through a symlink that stays inside.
+    name: 'include-absent-and-symlinked',
+    make: (d, ws) => {
+      plainRepo(d, '');
+      mkdirSync(join(ws, 'shared-cfg', 'sub'), { recursive: true });
+      writeFileSync(join(ws, 'shared-cfg', 'team.cfg'), '[user]\n\temail = team@example.com\n');
+      symlinkSync(join(ws, 'shared-cfg', 'sub'), join(d, '.git', 'lnk'));
+      git(d, 'config', '--add', 'include.path', 'not-there.cfg');
+      git(d, 'config', '--add', 'include.path', 'lnk/../team.cfg');
+    },
+  },
+  {
+    // An independent repository inside another one: every repository on the way up is checked.
+    name: 'nested-repo',
+    at: 'inner',
+    make: (d) => {
+      plainRepo(d, '');
+      plainRepo(join(d, 'inner'), '');
     },
   },
 ];

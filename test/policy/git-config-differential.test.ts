@@ -43,7 +43,36 @@ const TRICKY: string[] = [
   '[filter "a.clean=sh -c \'touch /tmp/p\' #"]\n\tsmudge = x\n',
   '[core]\n\tpager = a\\\n b\n',
   '[core]\n\tpager = "open\n',
+  // Red team (F1): git drops the blank after an empty "" (value still empty), the parser must not guess.
+  '[include]\n\tpath = "" /tmp/evil.inc\n',
+  '[core]\n\tfsmonitor = "" false\n',
+  '[core]\n\tfsmonitor = false ""\n',
+  '[submodule "a"]\n\tupdate = none ""\n',
+  '[remote "o"]\n\turl = "" ext::sh -c x\n',
+  '[core]\n\tpager = "" "" x\n',
+  '[core]\n\tpager = ""x\n',
+  '[core]\n\tpager = "a"b\n',
+  '[core]\n\tpager = a"b c"\n',
+  '[core]\n\tpager = "a" ; c\n',
+  '[core]\n\tpager = "a\tb"  \n',
+  '[core]\n\tpager = \\ta b\n',
+  '[core]\n\tpager = a \\" b\n',
+  '[core]\n\tpager = "  lead and trail  "\n',
+  '[diff "py"]\n\txfuncname = ^[ \\t]*(def|class)\\s.*$\n',
 ];
+
+// The plain forms the parser accepts; everything else with quotes is refused as unusual quoting.
+const UNUSUAL = ['"" /tmp/evil.inc', '"" false', 'false ""', 'none ""', '"" ext::sh -c x', '""', '"a"b', 'a"b"', '"a" "b"', '"a""b"'];
+
+
+describe('values in unusual quoting are refused, naming the line', () => {
+  for (const v of UNUSUAL) {
+    it(v, () => {
+      const r = parseGitConfig(`[core]\n\tpager = ${v}\n`);
+      assert.ok(!r.ok && r.line === 2 && /quot/.test(r.reason), JSON.stringify(r));
+    });
+  }
+});
 
 describe('the strict parser reads config exactly like git', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wb-gitcfg-'));

@@ -126,26 +126,36 @@ describe('git config judge: allowed', () => {
 
 describe('git config parser', () => {
   it('keeps subsection case, lower-cases section and name, applies quoting and escapes', () => {
-    const p = parseGitConfig('[Remote "Origin"]\n\tURL = " a b " x\\ty # c\n');
+    const p = parseGitConfig('[Remote "Origin"]\n\tURL = " a b\\t\\"c\\" "  # c\n\tpushURL = x\\ty  z ; c\n');
     assert.ok(p.ok);
-    assert.deepEqual(p.entries[0], { section: 'remote', subsection: 'Origin', name: 'url', value: ' a b  x\ty', line: 2 });
+    assert.deepEqual(p.entries[0], { section: 'remote', subsection: 'Origin', name: 'url', value: ' a b\t"c" ', line: 2 });
+    assert.deepEqual(p.entries[1], { section: 'remote', subsection: 'Origin', name: 'pushurl', value: 'x\ty  z', line: 3 });
+  });
+  it('refuses values in unusual quoting (several segments, empty quotes, mixed), naming the line and key', () => {
+    for (const v of ['" a b " x', '"" /abs/evil.inc', 'sh -c "touch x"', '""']) {
+      const p = parseGitConfig(`[include]\n\tpath = ${v}\n`);
+      assert.ok(!p.ok && p.line === 2 && /unusual quoting.*include\.path/.test(p.reason), JSON.stringify(p));
+    }
   });
 });
 
 describe('git pointers and stage targets', () => {
   it('parses .git files strictly', () => {
-    assert.equal(parseGitFile('gitdir: ../.git/modules/s\n', '/r/s/.git'), '/r/.git/modules/s');
+    // Returned as written: the check resolves it as the OS does (resolve-pointer), never lexically.
+    assert.equal(parseGitFile('gitdir: ../.git/modules/s\n', '/r/s/.git'), '../.git/modules/s');
     assert.throws(() => parseGitFile('gitdir: a\ngitdir: b\n', '/r/.git'), /git.unsafe_config|gitdir/);
   });
-  it('resolves alternates against the objects dir and includes against the including file', () => {
-    assert.deepEqual(parseAlternates('# c\n../../other/objects\n/abs/objects\n', '/r/.git/objects'), ['/r/other/objects', '/abs/objects']);
-    assert.equal(includeTarget('x.cfg', '/r/.git/config', 'include.path'), '/r/.git/x.cfg');
+  it('reads alternates and include paths as written (resolved later as the OS does)', () => {
+    assert.deepEqual(parseAlternates('# c\n../../other/objects\n/abs/objects\n', '/r/.git/objects'), ['../../other/objects', '/abs/objects']);
+    assert.equal(includeTarget('lnk/../x.cfg', '/r/.git/config', 'include.path'), 'lnk/../x.cfg');
     assert.throws(() => includeTarget('~/.gitconfig', '/r/.git/config', 'include.path'), (e: unknown) => e instanceof PolicyDenial);
   });
   it('finds git behind wrappers and honours -C, --git-dir and --bare', () => {
     assert.deepEqual(gitInvocation(['timeout', '5', '/usr/bin/git', 'status'], '/w'), { cwd: '/w' });
     assert.deepEqual(gitInvocation(['env', 'A=1', 'GIT_AUTHOR_NAME=x', 'git', '-C', 'x', 'log'], '/w'), { cwd: '/w/x' });
-    assert.deepEqual(gitInvocation(['env', '-C', 'sub', 'GIT_DIR=../evil.git', 'nice', 'git', 'log'], '/w'), { cwd: '/w/sub', gitDir: '/w/evil.git' });
+    assert.deepEqual(gitInvocation(['env', '-C', 'sub', 'GIT_DIR=../evil.git', 'nice', 'git', 'log'], '/w'), { cwd: '/w/sub', gitDir: '/w/sub/../evil.git' });
+    // Never normalized lexically: `lnk/..` is where the OS takes it (the check realpaths it).
+    assert.deepEqual(gitStageTarget(['-C', 'lnk/..', '--git-dir', './lnk/../g', 'status'], '/w'), { cwd: '/w/lnk/..', gitDir: '/w/lnk/../lnk/../g' });
     assert.equal(gitInvocation(['ls', 'git'], '/w'), null);
     for (const v of ['GIT_CONFIG_PARAMETERS=x', 'GIT_COMMON_DIR=/x', 'GIT_OBJECT_DIRECTORY=/x', 'GIT_CONFIG_GLOBAL=/x']) {
       assert.throws(() => gitInvocation(['env', v, 'git', 'status'], '/w'), (e: unknown) => e instanceof PolicyDenial && e.rule === 'git.unsafe_config' && e.message.includes(v.split('=')[0]!));

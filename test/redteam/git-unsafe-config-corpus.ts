@@ -2,7 +2,7 @@
 // program or reach outside the roots. Each plants a command that would create a marker file, or a
 // pointer at a canary outside the roots; the check must refuse each with git.unsafe_config.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { appendConfig, git, plainRepo, signedHead } from '../helpers/git-repos.js';
 
@@ -156,9 +156,77 @@ export const CORPUS: CorpusCase[] = [
       writeFileSync(join(e.repo, 'lib', 'a.txt'), 'dirty\n');
     },
   },
+  // rt-a F1/F1b: git drops the blank after an empty "" and includes the absolute path; refused as unusual quoting.
+  { name: 'include-empty-quotes', names: 'unusual quoting', plant: (e) => (cfg('include', `\tpath = "" ${evilCfg(e, e.outside)}`)(e)) },
+  { name: 'include-empty-quotes-inside', names: 'unusual quoting', plant: (e) => (cfg('include', `\tpath = "" ${join(e.repo, 'evil.inc')}`)(e), evilCfg(e, e.repo, 'evil.inc')) },
+  // rt-a F2: objects/ and refs/ as executable files (git's access(X_OK) accepts them); F2b: HEAD a symlink to a missing ref.
+  {
+    name: 'discovery-objects-refs-files',
+    names: 'filter.x.clean',
+    plant: (e) => {
+      cfg('filter "x"', `\tclean = "sh -c 'TOUCH; cat'"`)(e);
+      for (const d of ['objects', 'refs']) {
+        rmSync(join(e.repo, '.git', d), { recursive: true });
+        writeFileSync(join(e.repo, '.git', d), '');
+        chmodSync(join(e.repo, '.git', d), 0o755);
+      }
+    },
+  },
+  {
+    name: 'discovery-head-symlink',
+    names: 'filter.x.clean',
+    plant: (e) => {
+      cfg('filter "x"', `\tclean = "sh -c 'TOUCH; cat'"`)(e);
+      rmSync(join(e.repo, '.git', 'HEAD'));
+      symlinkSync('refs/heads/unborn', join(e.repo, '.git', 'HEAD'));
+    },
+  },
+  // rt-a F3: `lnk/../evil.inc` with .git/lnk -> outside/deep/x is outside/deep/evil.inc for the OS (and git).
+  {
+    name: 'include-symlink-dotdot',
+    names: 'include.path',
+    plant: (e) => {
+      const deep = join(e.outside, `deep-${basename(e.repo)}`);
+      mkdirSync(join(deep, 'x'), { recursive: true });
+      evilCfg(e, deep, 'evil.inc');
+      cfg('include', '\tpath = lnk/../evil.inc')(e);
+      symlinkSync(join(deep, 'x'), join(e.repo, '.git', 'lnk'));
+    },
+  },
+  // rt-a F3b: `.git` file `gitdir: lnk/../g` with lnk -> outside/deep/x: the whole git dir is outside/deep/g.
+  {
+    name: 'gitfile-symlink-dotdot',
+    names: 'git directory',
+    plant: (e) => {
+      const deep = join(e.outside, `deep-${basename(e.repo)}`);
+      mkdirSync(join(deep, 'x'), { recursive: true });
+      cfg('filter "x"', `\tclean = "sh -c 'TOUCH; cat'"`)(e);
+      renameSync(join(e.repo, '.git'), join(deep, 'g'));
+      appendFileSync(join(deep, 'g', 'config'), `[core]\n\tworktree = ${e.repo}\n`);
+      symlinkSync(join(deep, 'x'), join(e.repo, 'lnk'));
+      writeFileSync(join(e.repo, '.git'), 'gitdir: lnk/../g\n');
+    },
+  },
+  // rt-a F13: an include path with byte 0xFF; a lossy decoding names a file that does not exist.
+  {
+    name: 'include-non-utf8',
+    names: 'not valid UTF-8',
+    plant: (e) => {
+      plainRepo(e.repo);
+      writeFileSync(Buffer.concat([Buffer.from(join(e.repo, 'evil')), Buffer.from([0xff]), Buffer.from('.inc')]), `[filter "x"]\n\tclean = "sh -c '${e.touch}; cat'"\n`);
+      appendFileSync(join(e.repo, '.git', 'config'), Buffer.concat([Buffer.from('[include]\n\tpath = ../evil'), Buffer.from([0xff]), Buffer.from('.inc\n')]));
+    },
+  },
   { name: 'gitlink-unsafe', names: 'filter.x.clean', plant: (e) => gitlinkRepo(e, false) },
   { name: 'gitlink-unsafe-index-v4', names: 'filter.x.clean', plant: (e) => gitlinkRepo(e, true) },
 ];
+
+// A config file in `dir` whose filter creates the marker; returns its path.
+function evilCfg(e: CorpusEnv, dir: string, name = `evil-${basename(e.repo)}.cfg`): string {
+  const p = join(dir, name);
+  writeFileSync(p, `[filter "x"]\n\tclean = "sh -c '${e.touch}; cat'"\n`);
+  return p;
+}
 
 // A nested repository added as a bare gitlink (no .gitmodules): git status still enters it.
 function gitlinkRepo(e: CorpusEnv, v4: boolean): void {

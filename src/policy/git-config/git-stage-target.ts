@@ -1,7 +1,6 @@
 // Which repository a `git …` command line would operate on (pure): its cwd after every `-C`,
 // and an explicit `--git-dir` / `--work-tree` / `--bare`. The repository there is checked before
 // the command runs.
-import { posix } from 'node:path';
 import { commandName } from '../resolve-executable.js';
 import { unwrap } from '../unwrap.js';
 import { unsafeGit } from './judge-git-config.js';
@@ -16,6 +15,16 @@ export interface GitTarget {
 
 const WITH_VALUE = new Set(['-c', '--namespace', '--super-prefix']);
 
+/**
+ * `p` from directory `base` as the OS will resolve it when git chdir()s or opens it: never
+ * normalized lexically (`..` after a symlink leaves the symlink's target); only empty and `.`
+ * components, which mean nothing, are dropped. The check resolves the result with realpath.
+ */
+export function under(base: string, p: string): string {
+  const parts = (p.startsWith('/') ? p : `${base}/${p}`).split('/').filter((c) => c !== '' && c !== '.');
+  return `/${parts.join('/')}`;
+}
+
 /** The repository target of git's global options (everything before the subcommand). */
 export function gitStageTarget(args: readonly string[], cwd: string): GitTarget {
   const t: GitTarget = { cwd };
@@ -23,15 +32,15 @@ export function gitStageTarget(args: readonly string[], cwd: string): GitTarget 
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (!a.startsWith('-')) break;
-    if (a === '-C') t.cwd = posix.resolve(t.cwd, args[++i] ?? '.');
+    if (a === '-C') t.cwd = under(t.cwd, args[++i] ?? '.');
     else if (a === '--git-dir' || a === '--work-tree') set(raw, a, args[++i] ?? '.');
     else if (a.startsWith('--git-dir=') || a.startsWith('--work-tree=')) set(raw, a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1));
     else if (a === '--bare') raw.gitDir = '.';
     else if (WITH_VALUE.has(a)) i++;
   }
   // git keeps --git-dir/--work-tree as given and resolves them after every -C.
-  if (raw.gitDir !== undefined) t.gitDir = posix.resolve(t.cwd, raw.gitDir);
-  if (raw.workTree !== undefined) t.workTree = posix.resolve(t.cwd, raw.workTree);
+  if (raw.gitDir !== undefined) t.gitDir = under(t.cwd, raw.gitDir);
+  if (raw.workTree !== undefined) t.workTree = under(t.cwd, raw.workTree);
   return t;
 }
 
@@ -68,9 +77,9 @@ function envEffects(argv: readonly string[], innerLen: number, cwd: string, vars
   const own = argv.slice(1, argv.length - innerLen);
   for (let i = 0; i < own.length; i++) {
     const w = own[i]!;
-    if (w === '-C' || w === '--chdir') dir = posix.resolve(dir, own[++i] ?? '.');
-    else if (w.startsWith('--chdir=')) dir = posix.resolve(dir, w.slice('--chdir='.length));
-    else if (w.startsWith('-C') && w.length > 2) dir = posix.resolve(dir, w.slice(2));
+    if (w === '-C' || w === '--chdir') dir = under(dir, own[++i] ?? '.');
+    else if (w.startsWith('--chdir=')) dir = under(dir, w.slice('--chdir='.length));
+    else if (w.startsWith('-C') && w.length > 2) dir = under(dir, w.slice(2));
     else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) vars[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1);
   }
   return dir;
@@ -80,8 +89,8 @@ const GIT_IDENTITY = /^GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)$|^GIT_TERMINAL_P
 
 function withVars(t: GitTarget, vars: Record<string, string>): GitTarget {
   for (const [k, v] of Object.entries(vars)) {
-    if (k === 'GIT_DIR') t.gitDir ??= posix.resolve(t.cwd, v);
-    else if (k === 'GIT_WORK_TREE') t.workTree ??= posix.resolve(t.cwd, v);
+    if (k === 'GIT_DIR') t.gitDir ??= under(t.cwd, v);
+    else if (k === 'GIT_WORK_TREE') t.workTree ??= under(t.cwd, v);
     else if (k.startsWith('GIT_') && !GIT_IDENTITY.test(k)) unsafeGit(`environment variable ${k}`, 'changes where git finds its repository, objects or configuration; it cannot be set for git');
   }
   return t;

@@ -38,7 +38,7 @@ export function parseGitConfig(text: string): ParsedGitConfig {
       continue;
     }
     if (section === null) return { ok: false, line: n, reason: 'a setting before any [section]' };
-    const e = entry(l);
+    const e = entry(l, section);
     if ('reason' in e) return { ok: false, line: n, reason: e.reason };
     entries.push({ section: section.name, subsection: section.sub, name: e.name, value: e.value, line: n });
   }
@@ -54,44 +54,70 @@ function header(l: string): { name: string; sub: string | null } | { reason: str
   return { name: m[1]!.toLowerCase(), sub };
 }
 
-function entry(l: string): { name: string; value: string | null } | { reason: string } {
+function entry(l: string, sec: { name: string; sub: string | null }): { name: string; value: string | null } | { reason: string } {
   const m = KEY.exec(l);
   if (!m) return { reason: 'a setting whose name is not letters, digits and -' };
   const rest = m[2]!;
   if (rest === '' || rest.startsWith('#') || rest.startsWith(';')) return { name: m[1]!.toLowerCase(), value: null };
   if (!rest.startsWith('=')) return { reason: `text after the name ${JSON.stringify(m[1])} that is not "= value"` };
   const v = parseValue(rest.slice(1));
-  return typeof v === 'string' ? { name: m[1]!.toLowerCase(), value: v } : v;
+  if (typeof v === 'string') return { name: m[1]!.toLowerCase(), value: v };
+  const key = [sec.name, ...(sec.sub === null ? [] : [sec.sub]), m[1]!.toLowerCase()].join('.');
+  return { reason: `${v.reason} (setting ${key})` };
 }
 
-// git's value rules: surrounding blanks dropped, "…" quotes, \n \t \b \\ \" escapes, # or ; starts a
-// comment outside quotes. A trailing backslash (line continuation) is refused: git never writes one.
+// Only two value forms are accepted, both with a meaning that is certain: unquoted text (no `"`;
+// `\` only as one of git's escapes \n \t \b \\ \"), or one quoted string that is the whole value
+// (same escapes), each optionally followed by blanks and a # or ; comment. git's rules for several
+// quoted segments, empty quotes and blanks between them are subtle (an empty "" drops the blank
+// after it), so any other quoting is refused as unusual, as is a line continuation.
 function parseValue(raw: string): string | { reason: string } {
+  const s = raw.replace(/^[ \t]+/, '');
+  if (!s.startsWith('"')) return unquoted(s);
+  const q = quoted(s);
+  if (typeof q !== 'string') return q;
+  return q === '' ? { reason: 'unusual quoting in a value (empty quotes "")' } : q;
+}
+
+function unquoted(s: string): string | { reason: string } {
   let out = '';
   let pending = '';
-  let quoted = false;
-  const s = raw.replace(/^[ \t]+/, '');
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
-    if (!quoted && (c === '#' || c === ';')) break;
-    if (c === '"') {
-      quoted = !quoted;
+    if (c === '#' || c === ';') break;
+    if (c === '"') return { reason: 'unusual quoting in a value (a quote inside unquoted text)' };
+    if (c === ' ' || c === '\t') {
+      pending += ' '; // git turns each unquoted blank inside a value into a space, and drops trailing ones
       continue;
     }
-    if (!quoted && (c === ' ' || c === '\t')) {
-      pending += ' '; // git turns each unquoted blank inside a value into a space
-      continue;
-    }
-    let ch = c;
-    if (c === '\\') {
-      const next = s[++i];
-      if (next === undefined) return { reason: 'a line continuation (trailing backslash)' };
-      if (!(next in ESCAPES)) return { reason: `an unknown escape \\${next} in a value` };
-      ch = ESCAPES[next]!;
-    }
-    out += pending + ch;
+    const e = c === '\\' ? escaped(s, ++i) : c;
+    if (typeof e !== 'string') return e;
+    out += pending + e;
     pending = '';
   }
-  if (quoted) return { reason: 'an unterminated quote in a value' };
   return out;
+}
+
+// One "…" string, then only blanks and an optional comment.
+function quoted(s: string): string | { reason: string } {
+  let out = '';
+  for (let i = 1; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '"') {
+      const rest = s.slice(i + 1).replace(/^[ \t]+/, '');
+      if (rest === '' || rest.startsWith('#') || rest.startsWith(';')) return out;
+      return { reason: 'unusual quoting in a value (text after the closing quote)' };
+    }
+    const e = c === '\\' ? escaped(s, ++i) : c;
+    if (typeof e !== 'string') return e;
+    out += e;
+  }
+  return { reason: 'an unterminated quote in a value' };
+}
+
+function escaped(s: string, i: number): string | { reason: string } {
+  const next = s[i];
+  if (next === undefined) return { reason: 'a line continuation (trailing backslash)' };
+  if (!(next in ESCAPES)) return { reason: `an unknown escape \\${next} in a value` };
+  return ESCAPES[next]!;
 }

@@ -3,6 +3,8 @@
 import { includeTarget, insideRoots } from '../../../policy/git-config/git-pointers.js';
 import { judgeGitConfig, unsafeGit, type ConfigPointer, type ConfigVerdict } from '../../../policy/git-config/judge-git-config.js';
 import { CHECK_LIMITS, readMetaText, type CheckCtx } from './meta-reader.js';
+import { resolvePointer } from './resolve-pointer.js';
+import { dirname } from 'node:path';
 
 /** What a config file (with its includes) tells the rest of the check. */
 export interface ConfigFacts {
@@ -22,7 +24,8 @@ export async function checkConfigFile(ctx: CheckCtx, file: string, depth = 0): P
   for (const inc of v.includes) {
     const where = `setting ${inc.key} (${file}, line ${inc.line})`;
     if (depth >= CHECK_LIMITS.depth) unsafeGit(where, `nests includes deeper than ${CHECK_LIMITS.depth}`);
-    const target = includeTarget(inc.path, file, inc.key);
+    // Resolved as the OS does; an absent target is fine (git skips it) only inside the roots and without `..`.
+    const target = await resolvePointer(dirname(file), includeTarget(inc.path, file, inc.key), where);
     if (!insideRoots(target, ctx.roots)) unsafeGit(where, `includes ${target}, outside the roots`);
     merge(facts, await checkConfigFile(ctx, target, depth + 1));
   }

@@ -1,8 +1,9 @@
 // Checks one git directory as git would use it: where it really is, its commondir, its config
 // (with includes) and config.worktree, its object alternates, and every submodule git could enter
 // from it (absorbed git dirs under modules/, and populated gitlinks / .gitmodules paths).
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { insideRoots, parseAlternates, parseCommonDir, worktreeTarget } from '../../../policy/git-config/git-pointers.js';
+import { existingTarget, realOrNull, resolvePointer } from './resolve-pointer.js';
 import { judgeGitConfig, unsafeGit } from '../../../policy/git-config/judge-git-config.js';
 import { coversSecrets } from '../../../policy/sensitive-paths.js';
 import { checkConfigFile } from './check-config-file.js';
@@ -17,8 +18,7 @@ export async function checkGitDir(ctx: CheckCtx, gitDir: string, workTree: strin
   if (real === null || ctx.seen.has(real)) return;
   ctx.seen.add(real);
   const commonText = await readMetaText(ctx, join(real, 'commondir'), 4096);
-  const common = commonText === null ? real : await realInside(ctx, parseCommonDir(commonText, real), `commondir of ${real}`);
-  if (common === null) unsafeGit(`commondir of ${real}`, 'names a directory that does not exist');
+  const common = commonText === null ? real : await existingTarget(ctx, real, parseCommonDir(commonText, real), `commondir of ${real}`);
   // Independent reads run together; the first failure in this fixed order is the one reported.
   // config.worktree is read by git only with extensions.worktreeConfig; it is checked whenever it exists.
   const [facts, wtFacts] = await firstFailure([
@@ -28,10 +28,11 @@ export async function checkGitDir(ctx: CheckCtx, gitDir: string, workTree: strin
     checkModules(ctx, join(common, 'modules'), depth, 0).then(() => null),
   ] as const);
   const pointer = wtFacts.worktree ?? facts.worktree;
-  let wt = workTree;
+  // The work tree as the OS resolves it (never lexically); submodule paths are joined onto it.
+  let wt = workTree === null ? null : await realOrNull(workTree, `work tree ${workTree}`);
   if (pointer) {
-    const target = worktreeTarget(pointer.path, real);
     const where = `setting core.worktree (${pointer.file}, line ${pointer.line})`;
+    const target = await resolvePointer(real, worktreeTarget(pointer.path, real), where);
     if (!insideRoots(target, ctx.roots)) unsafeGit(where, `points at ${target}, outside the roots`);
     wt = await realInside(ctx, target, where);
     if (wt !== null && coversSecrets(wt, ctx.homeDir, ctx.stateDir)) unsafeGit(where, `points at ${wt}, which contains credentials or Workbench's state`);
@@ -54,8 +55,9 @@ async function checkObjects(ctx: CheckCtx, objects: string, level: number): Prom
   if (http !== null && http.trim() !== '') unsafeGit(`file ${real}/info/http-alternates`, 'points at object stores on the network');
   const text = await readMetaText(ctx, join(real, 'info', 'alternates'));
   if (text === null) return;
-  for (const alt of parseAlternates(text, real)) {
-    if (!insideRoots(alt, ctx.roots)) unsafeGit(`file ${real}/info/alternates`, `points at ${alt}, outside the roots`);
+  // git (2.39) resolves each line as the OS does and reports a missing one; a missing one is refused here.
+  for (const line of parseAlternates(text, real)) {
+    const alt = await existingTarget(ctx, real, line, `file ${real}/info/alternates (line ${JSON.stringify(line)})`);
     if (level < 5) await checkObjects(ctx, alt, level + 1);
   }
 }
@@ -83,8 +85,10 @@ async function checkCheckedOutSubmodules(ctx: CheckCtx, s: WorkTreeScan): Promis
   const gm = await readMetaText(ctx, join(s.workTree, '.gitmodules'));
   if (gm !== null) for (const p of judgeGitConfig(gm, join(s.workTree, '.gitmodules')).submodulePaths) paths.add(p);
   for (const p of paths) {
-    const dir = posix.resolve(s.workTree, p);
-    if (!insideRoots(dir, [s.workTree]) || dir === s.workTree) unsafeGit(`submodule path ${JSON.stringify(p)} in ${s.workTree}`, 'leaves the work tree');
+    // git itself refuses such index paths; never resolved lexically here.
+    const parts = p.replace(/\/+$/, '').split('/');
+    if (p.startsWith('/') || parts.some((c) => c === '' || c === '.' || c === '..')) unsafeGit(`submodule path ${JSON.stringify(p)} in ${s.workTree}`, 'is not a plain relative path inside the work tree');
+    const dir = join(s.workTree, parts.join('/'));
     if ((await kindOf(join(dir, '.git'))) === null) continue;
     const sub = await gitDirOf(ctx, dir);
     if (sub !== null) await checkGitDir(ctx, sub, dir, s.depth + 1);

@@ -4,7 +4,8 @@
 import { dirname } from 'node:path';
 import type { GitTarget } from '../../../policy/git-config/git-stage-target.js';
 import { checkGitDir } from './check-git-dir.js';
-import { discoverRepo } from './discover-repo.js';
+import { discoverRepos } from './discover-repo.js';
+import { existingTarget } from './resolve-pointer.js';
 import { parseGitFile } from '../../../policy/git-config/git-pointers.js';
 import { kindOf, newCheckCtx, readMetaText, type CheckScope } from './meta-reader.js';
 
@@ -20,14 +21,15 @@ export async function checkRepository(target: GitTarget, scope: CheckScope): Pro
   const ctx = await newCheckCtx(scope);
   if (target.gitDir !== undefined) {
     // git accepts a `.git` file as --git-dir / GIT_DIR too, and follows it.
-    const gitDir = (await kindOf(target.gitDir)) === 'file' ? parseGitFile((await readMetaText(ctx, target.gitDir, 4096)) ?? '', target.gitDir) : target.gitDir;
+    const gitDir = (await kindOf(target.gitDir)) === 'file' ? await existingTarget(ctx, dirname(target.gitDir), parseGitFile((await readMetaText(ctx, target.gitDir, 4096)) ?? '', target.gitDir), `git directory named by the .git file ${target.gitDir}`) : target.gitDir;
     await checkGitDir(ctx, gitDir, target.workTree ?? target.cwd);
     return { repository: target.gitDir, gitDirs: ctx.seen.size };
   }
   // The same ceilings git gets (GIT_CEILING_DIRECTORIES = the roots' parents, see gitCeilings).
+  // Every candidate on the way up is checked: git may skip one that looks odd and use the next.
   const ceilings = ctx.roots.map((r) => dirname(r)).filter((d) => d !== '/' || ctx.roots.includes('/'));
-  const found = await discoverRepo(ctx, target.cwd, ceilings);
-  if (found === null) return { repository: null, gitDirs: 0 };
-  await checkGitDir(ctx, found.gitDir, target.workTree ?? found.workTree);
-  return { repository: found.workTree ?? found.gitDir, gitDirs: ctx.seen.size };
+  const found = await discoverRepos(ctx, target.cwd, ceilings);
+  for (const f of found) await checkGitDir(ctx, f.gitDir, target.workTree ?? f.workTree);
+  const first = found[0];
+  return { repository: first === undefined ? null : (first.workTree ?? first.gitDir), gitDirs: ctx.seen.size };
 }

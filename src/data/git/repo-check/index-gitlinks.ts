@@ -1,7 +1,7 @@
 // The gitlinks (submodule entries, mode 160000) of a git index: git enters each populated one
 // (status, diff), so each must pass the same check. Reads index versions 2, 3 and 4.
 import { unsafeGit } from '../../../policy/git-config/judge-git-config.js';
-import { CHECK_LIMITS, entryNames, readMeta, type CheckCtx } from './meta-reader.js';
+import { CHECK_LIMITS, entryNames, readMeta, strictUtf8, type CheckCtx } from './meta-reader.js';
 
 const GITLINK = 0o160000;
 const MODE_TYPE = 0o170000;
@@ -48,7 +48,7 @@ export function parseGitlinks(buf: Buffer, idLen: number, file: string): string[
       path = buf.subarray(p, end);
       p = at + ((fixed + (extended ? 2 : 0) + path.length + 8) & ~7);
     }
-    if ((mode & MODE_TYPE) === GITLINK) out.push(path.toString('utf8'));
+    if ((mode & MODE_TYPE) === GITLINK) out.push(strictUtf8(path, `a submodule path in index ${file}`));
     prev = path;
     at = p;
   }

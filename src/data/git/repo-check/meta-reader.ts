@@ -47,7 +47,7 @@ function missing(err: unknown): boolean {
 }
 
 // Anything but "absent" (EACCES, ELOOP, EIO…) means the check cannot vouch for the repository.
-function unreadable(err: unknown, what: string): never {
+export function unreadable(err: unknown, what: string): never {
   if (err instanceof PolicyDenial) throw err;
   const code = (err as NodeJS.ErrnoException).code ?? 'error';
   unsafeGit(what, `could not be read to check it (${code})`);
@@ -97,30 +97,42 @@ export async function readMeta(ctx: CheckCtx, p: string, limit: number = CHECK_L
   }
 }
 
-/** readMeta as UTF-8 text. */
-export async function readMetaText(ctx: CheckCtx, p: string, limit?: number): Promise<string | null> {
-  const b = await readMeta(ctx, p, limit);
-  return b === null ? null : b.toString('utf8');
+/**
+ * Bytes as UTF-8, or a refusal: git works on the bytes, so text or a name that is not valid UTF-8
+ * cannot be checked by its (lossy) decoding. A BOM is kept for the caller to judge.
+ */
+export function strictUtf8(b: Uint8Array, what: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(b);
+  } catch {
+    unsafeGit(what, 'is not valid UTF-8, so Workbench cannot read it exactly as git does');
+  }
 }
 
-/** Subdirectory names of `dir` (empty when absent), counted against the budget. */
+/** readMeta as UTF-8 text; a file that is not valid UTF-8 is refused. */
+export async function readMetaText(ctx: CheckCtx, p: string, limit?: number): Promise<string | null> {
+  const b = await readMeta(ctx, p, limit);
+  return b === null ? null : strictUtf8(b, `file ${p}`);
+}
+
+/** Subdirectory names of `dir` (empty when absent), counted against the budget; non-UTF-8 names are refused. */
 export async function subdirs(ctx: CheckCtx, dir: string): Promise<string[]> {
   try {
-    const ents = await readdir(dir, { withFileTypes: true });
+    const ents = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
     for (let i = 0; i < ents.length; i++) count(ctx);
-    return ents.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+    return ents.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => strictUtf8(e.name, `a name in directory ${dir}`));
   } catch (err) {
     if (missing(err)) return [];
     unreadable(err, `directory ${dir}`);
   }
 }
 
-/** Names in `dir` (empty when absent), counted against the budget. */
+/** Names in `dir` (empty when absent), counted against the budget; non-UTF-8 names are refused. */
 export async function entryNames(ctx: CheckCtx, dir: string): Promise<string[]> {
   try {
-    const names = await readdir(dir);
+    const names = await readdir(dir, { encoding: 'buffer' });
     for (let i = 0; i < names.length; i++) count(ctx);
-    return names;
+    return names.map((n) => strictUtf8(n, `a name in directory ${dir}`));
   } catch (err) {
     if (missing(err)) return [];
     unreadable(err, `directory ${dir}`);

@@ -84,6 +84,7 @@ export async function startRequest(deps: AppDeps, args: StartArgs): Promise<Star
   return {
     name: args.name ?? null,
     command: typeof args.command === 'string' ? args.command : args.command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '),
+    request: { command: args.command, shell: false },
     stages: decision.stages,
     cwd,
     env: commandEnv(deps, args.env),

@@ -18,7 +18,7 @@ import { canonicalJson } from '../../src/config/policy-record.js';
 import { decide } from '../../src/policy/decide.js';
 import { SYSTEM_PATH } from '../../src/sandbox/capabilities.js';
 import { hostCaps } from '../helpers/host-caps.js';
-import { alive, fixturePolicy, makeService, makeStateDir, waitFor } from '../helpers/jobs-fixture.js';
+import { alive, fixturePolicy, makeService, makeStateDir, shRequest, waitFor } from '../helpers/jobs-fixture.js';
 
 const CANARY = 'canary-redecide-3f9a';
 const env = makeStateDir();
@@ -184,5 +184,43 @@ describe('legitimate read-only jobs still run under the supervisor\'s own decisi
     const { job, stdout } = await runToEnd(inject(planted({})));
     assert.equal(job.status, 'succeeded', job.note ?? '');
     assert.match(stdout, /uid=/);
+  });
+});
+
+describe("the job's environment is applied inside the sandbox, never to the host-side wrapper or bwrap, never on argv", () => {
+  it('the command sees its variable; the host-side processes\' environ and every cmdline do not', { skip: hostCaps.bubblewrap.works ? false : 'bubblewrap does not work here' }, async () => {
+    const { job: shown } = await queuer.start(readOnlyRequest(['printenv', 'FOO'], { FOO: CANARY }));
+    const { job: ended, stdout } = await runToEnd(shown.id);
+    assert.equal(ended.status, 'succeeded', ended.note ?? '');
+    assert.equal(stdout, `${CANARY}\n`, 'FOO reached the command inside the sandbox');
+    // (workspace-write, on the same state dir: read-only refuses /proc paths outside the roots.)
+    const ww = makeService(env.stateDir, { maxRunning: 8 }, fixturePolicy(env.stateDir, 'workspace-write'));
+    try {
+      const { job: fdJob } = await ww.start(shRequest(env.workspace, 'ls /proc/self/fd'));
+      const fds = await waitFor(() => (ww.get(fdJob.id).status === 'succeeded' ? readFileSync(jobPaths(env.stateDir, fdJob.id).log('stdout'), 'utf8') : undefined), 20_000, 'the fd listing');
+      assert.deepEqual(fds.trim().split('\n').sort(), ['0', '1', '2', '3'], 'the command inherits no fd of the environment pipe (3 is ls reading the directory)');
+    } finally {
+      ww.close();
+    }
+
+    const { job } = await queuer.start(readOnlyRequest(['tail', '-f', 'file.txt'], { FOO: CANARY }));
+    claimer.tick();
+    const running = await waitFor(() => {
+      const j = claimer.get(job.id);
+      return j.status === 'running' && j.pid && existsSync(`/proc/${j.pid}`) && readFileSync(`/proc/${j.pid}/cmdline`, 'utf8').includes('bwrap') ? j : undefined;
+    }, 10_000, 'the job to run under bwrap');
+    const pid = (running as { pid: number }).pid;
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      assert.ok(environ.includes('PATH='), 'the host-side bwrap has its fixed environment');
+      assert.equal(environ.includes(CANARY), false, 'the job variable is not in the host-side environment');
+      assert.equal(readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(CANARY), false, 'nor on its argv');
+      const kids = spawnSync('ps', ['-o', 'args=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout;
+      assert.equal(kids.includes(CANARY), false);
+    } finally {
+      const { cancelJob } = await import('../../src/execution/jobs/job-control.js');
+      await cancelJob(claimer, job.id, 0);
+      await runToEnd(job.id);
+    }
   });
 });

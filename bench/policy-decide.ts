@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { decide } from '../src/policy/decide.js';
 import { tokenize } from '../src/policy/tokenize.js';
 import type { PolicyContext } from '../src/policy/types.js';
-import { realPolicyFs } from '../src/control/real-policy-fs.js';
+import { realPolicyFs } from '../src/execution/real-policy-fs.js';
 
 const COMMAND = 'grep -rn ERROR app.log | sort | uniq -c | sort -rn | head -20';
 const CALLS = 20_000;

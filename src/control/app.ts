@@ -10,7 +10,7 @@ import { createAuditRepo } from '../store/audit-repo.js';
 import { openDb } from '../store/db.js';
 import { AppError } from '../shared/errors.js';
 import type { AppDeps, Store } from './deps.js';
-import { realPolicyFs } from './real-policy-fs.js';
+import { realPolicyFs } from '../execution/real-policy-fs.js';
 import { redactingLogger, serverRedactor } from './redaction.js';
 import { Gate } from './gate.js';
 import type { Gates } from './invoke.js';

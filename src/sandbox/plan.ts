@@ -39,6 +39,12 @@ export interface SandboxOptions {
 export interface SpawnPlan {
   file: string;
   args: string[];
+  /**
+   * Set when bubblewrap reads its first arguments (`--clearenv` and the command's `--setenv`s) from
+   * this fd (`--args FD`): the caller writes envArgs() there and spawns the host-side wrapper with a
+   * fixed minimal environment, so the command's environment never reaches a host-side process nor argv.
+   */
+  envFd?: number;
   /** Layers confining this spawn, e.g. ['bubblewrap', 'seccomp', 'cgroup-limits', 'cgroup-kill', 'rlimit', 'process-group']. */
   layers: string[];
 }
@@ -51,8 +57,10 @@ const SH = '/bin/sh';
  * `-f` in 512-byte blocks), opens the seccomp program for bwrap, then execs bwrap (or the command).
  * It fails closed: if it cannot join or open, the command does not run (exit 125).
  */
-export function planSpawn(stage: Stage, opts: SandboxOptions, caps: HostCapabilities, cgroup?: CgroupHandle): SpawnPlan {
+export function planSpawn(stage: Stage, opts: SandboxOptions, caps: HostCapabilities, cgroup?: CgroupHandle, envOpts: { envFd?: number } = {}): SpawnPlan {
   const inner = wrapConfinement([stage.executable, ...stage.argv.slice(1)], opts, caps);
+  const envFd = inner.layers.includes('bubblewrap') ? envOpts.envFd : undefined;
+  if (envFd !== undefined) inner.argv.splice(1, 0, '--args', String(envFd));
   const layers = [...inner.layers];
   const script: string[] = [];
   if (cgroup) {
@@ -71,9 +79,15 @@ export function planSpawn(stage: Stage, opts: SandboxOptions, caps: HostCapabili
   // bwrap reads the program from the fd and closes it before the command starts.
   if (inner.seccompFile) script.push(`exec ${SECCOMP_FD}< ${inner.seccompFile} || exit 125`);
   // Nothing to set up (profile `full` without limits or cgroup): spawn the command itself, saving an exec.
-  if (script.length === 0) return { file: inner.argv[0]!, args: inner.argv.slice(1), layers };
+  if (script.length === 0) return { file: inner.argv[0]!, args: inner.argv.slice(1), layers, envFd };
   script.push('exec "$@"');
-  return { file: SH, args: ['-c', script.join('\n'), 'workbench-sandbox', ...inner.argv], layers };
+  return { file: SH, args: ['-c', script.join('\n'), 'workbench-sandbox', ...inner.argv], layers, envFd };
+}
+
+/** What a plan's envFd carries: NUL-separated bwrap arguments that replace the environment inside the sandbox. */
+export function envArgs(env: Record<string, string>): Buffer {
+  const parts = ['--clearenv', ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v])];
+  return Buffer.from(`${parts.join('\0')}\0`);
 }
 
 const SAFE_PATH = /^[\w./-]+$/;

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { realPolicyFs } from '../../src/control/real-policy-fs.js';
+import { realPolicyFs } from '../../src/execution/real-policy-fs.js';
 import { fileTools } from '../../src/control/tools/adapters-files.js';
 import { decide } from '../../src/policy/decide.js';
 import type { PolicyContext } from '../../src/policy/types.js';

@@ -9,7 +9,7 @@ import Sqlite from 'better-sqlite3';
 import { createTask } from '../../src/execution/scheduler/create-task.js';
 import { createTaskStore, toolMap } from '../../src/execution/scheduler/env.js';
 import { createRunner } from '../../src/execution/scheduler/runner.js';
-import { taskStatusView } from '../../src/execution/scheduler/task-view.js';
+import { taskListView, taskStatusView } from '../../src/execution/scheduler/task-view.js';
 import { viewJob } from '../../src/execution/jobs/job-view.js';
 import { migrate } from '../../src/store/db.js';
 import { makeService, makeStateDir } from '../helpers/jobs-fixture.js';
@@ -49,7 +49,10 @@ test('a queued job and a running task from before policies were recorded are nev
 
   assert.equal(store.steps.get('legacy-task.1')!.attempts, 0, 'the legacy step was never claimed');
   assert.equal(svc.repo.get('01ARZ3NDEKTSV4RRFFQ69G5FAV')!.status, 'queued', 'the legacy job was never started');
-  assert.match(String(taskStatusView(store, 'legacy-task', LIGHT_POLICY.fingerprint).status_reason), /^waiting_for_policy: created before policies were recorded/);
+  const listed = taskListView(store, {}, LIGHT_POLICY.fingerprint).tasks.find((t) => t.task_id === 'legacy-task');
+  assert.match(String(listed?.status_reason), /^waiting_for_policy: created before policies were recorded/);
+  // Its context and step results are not this policy's content; the refusal still says what it waits for.
+  assert.throws(() => taskStatusView(store, 'legacy-task', LIGHT_POLICY.fingerprint), (e: Error & { rule?: string }) => e.rule === 'task.other_policy' && /waiting_for_policy: created before policies were recorded/.test(e.message));
   const view = viewJob(env.stateDir, svc.repo.get('01ARZ3NDEKTSV4RRFFQ69G5FAV')!, new Date(), svc.ctx.policy.fingerprint);
   assert.match(view.note ?? '', /^waiting_for_policy: created before policies were recorded/);
 });

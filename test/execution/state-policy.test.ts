@@ -136,10 +136,14 @@ describe('state keeps its policy: two servers on one state directory', () => {
     assert.equal(store.jobs.get(queued.job_id)!.status, 'queued', 'the read-only queued job was not started');
     assert.equal(stdoutOf(state, queued.job_id).includes(CANARY), false);
 
-    // Reporting works for any policy and says what the work waits for; steering across policies is refused.
+    // Reporting works for any policy and says what the work waits for; content and steering across policies are refused.
     const ww = viewer(state, ws, 'workspace-write');
+    const listed = (await ww.call('task_list', {})).tasks.find((t: { task_id: string }) => t.task_id === task.task_id);
+    assert.match(listed.status_reason, /^waiting_for_policy: .*profile read-only/);
+    // Its context and step results are the read-only server's content: refused, naming its status.
     const ts = await ww.call('task_status', { task_id: task.task_id });
-    assert.match(ts.status_reason, /^waiting_for_policy: .*profile read-only/);
+    assert.equal(ts.rule, 'task.other_policy');
+    assert.match(ts.error, /waiting_for_policy: .*profile read-only/);
     const js = await ww.call('job_status', { job_id: queued.job_id });
     assert.equal(js.status, 'queued');
     assert.match(js.note, /^waiting_for_policy: .*profile read-only/);
@@ -201,7 +205,9 @@ describe('state keeps its policy: two servers on one state directory', () => {
     assert.equal(step.attempts, 0, 'neither server claimed the step');
     assert.equal(store.jobs.get(queued.job_id)!.status, 'queued');
     const b = viewer(state, wsB, 'workspace-write');
-    assert.match((await b.call('task_status', { task_id: task.id })).status_reason, /^waiting_for_policy: .*roots /);
+    const listed = (await b.call('task_list', {})).tasks.find((t: { task_id: string }) => t.task_id === task.id);
+    assert.match(listed.status_reason, /^waiting_for_policy: .*roots /);
+    assert.equal((await b.call('task_status', { task_id: task.id })).rule, 'task.other_policy');
     assert.equal((await b.call('task_confirm', { task_id: task.id })).rule, 'task.other_policy');
     assert.equal((await b.call('task_resume', { task_id: task.id })).rule, 'task.other_policy');
 

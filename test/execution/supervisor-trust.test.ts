@@ -24,8 +24,10 @@ const CANARY = 'canary-supervisor-7d1e';
 const env = makeStateDir();
 const root = realpathSync(dirname(env.stateDir));
 const marker = join(root, 'planted-marker');
-const policy = fixturePolicy(env.stateDir, 'read-only');
-// One service only queues (no free slot ever); the other claims, as a read-only server would.
+// workspace-write: the policy itself allows these `sh -c` requests, so what is refused here is the
+// tampering (supervisor-redecide.test.ts covers specs the recorded policy would not run).
+const policy = fixturePolicy(env.stateDir, 'workspace-write');
+// One service only queues (no free slot ever); the other claims, as a server of that policy would.
 const queuer = makeService(env.stateDir, { maxRunning: 0 }, policy);
 const claimer = makeService(env.stateDir, { maxRunning: 8 }, policy);
 after(() => {
@@ -34,7 +36,7 @@ after(() => {
   env.cleanup();
 });
 
-/** Queues `sh -c script` under the read-only policy, rewrites its spec with `tamper`, lets the read-only claimer run it. */
+/** Queues `sh -c script` under the recorded policy, rewrites its spec with `tamper`, lets the claimer of that policy run it. */
 async function runTampered(script: string, tamper: (spec: JobSpec) => Record<string, unknown>, extra: Partial<StartRequest> = {}) {
   const { job } = await queuer.start(shRequest(env.workspace, script, extra));
   assert.equal(job.status, 'queued');
@@ -114,7 +116,7 @@ describe('a planted or tampered spec.json is refused by the supervisor', () => {
 });
 
 describe('legitimate jobs keep working under the recorded policy; request fields stay within it', () => {
-  it('an untouched spec runs, confined by the recorded read-only policy (the write outside the roots never reaches the host)', async () => {
+  it('an untouched spec runs, confined by the recorded policy (the write outside the roots never reaches the host)', async () => {
     const { job, stdout } = await runTampered(PLANT, (s) => ({ ...s }));
     assert.equal(job.note, null);
     assert.ok(stdout.includes(CANARY), 'the command ran');
@@ -128,7 +130,7 @@ describe('legitimate jobs keep working under the recorded policy; request fields
   });
 
   const curl = whichSystem('curl');
-  it('network: true in a read-only job\'s request is not honoured: a loopback listener sees zero connections', { skip: curl ? false : 'curl is not installed' }, async () => {
+  it('network: true in a job\'s spec under a policy without network is refused: a loopback listener sees zero connections', { skip: curl ? false : 'curl is not installed' }, async () => {
     let connections = 0;
     const server: Server = createServer((s) => {
       connections++;
@@ -137,8 +139,9 @@ describe('legitimate jobs keep working under the recorded policy; request fields
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     try {
-      const { job } = await runTampered(`${curl} -s -m 5 http://127.0.0.1:${port}/; echo ${CANARY}`, (s) => ({ ...s }), { network: true });
-      assert.equal(job.note, null, 'it ran');
+      const { job, stdout } = await runTampered(`${curl} -s -m 5 http://127.0.0.1:${port}/; echo ${CANARY}`, (s) => ({ ...s }), { network: true });
+      assert.match(job.note ?? '', /^refused by the supervisor: the recorded workspace-write policy refuses its command \(net\.not_allowed\)/);
+      assert.equal(stdout.includes(CANARY), false, 'nothing ran');
       assert.equal(connections, 0);
     } finally {
       server.close();

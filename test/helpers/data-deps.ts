@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import type { AppDeps } from '../../src/control/deps.js';
 import type { ToolDef, ToolOutcome } from '../../src/control/tool.js';
-import { realPolicyFs } from '../../src/control/real-policy-fs.js';
+import { realPolicyFs } from '../../src/execution/real-policy-fs.js';
 import { SYSTEM_PATH } from '../../src/sandbox/capabilities.js';
 import { hostCaps } from './host-caps.js';
 

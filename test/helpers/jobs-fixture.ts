@@ -43,11 +43,12 @@ export function makeService(stateDir: string, limits: Partial<JobLimits> = {}, p
   return Object.assign(svc, { close: () => db.close() });
 }
 
-/** A start request running `/bin/sh -c script` (what the policy yields for sh in workspace-write). */
+/** A start request running `sh -c script` (shell: true, what the policy yields in workspace-write; the supervisor decides it again). */
 export function shRequest(workspace: string, script: string, extra: Partial<StartRequest> = {}): StartRequest {
   return {
     name: null,
     command: `sh -c ${JSON.stringify(script)}`,
+    request: { command: script, shell: true },
     stages: [{ name: 'sh', executable: '/bin/sh', argv: ['sh', '-c', script] }],
     cwd: workspace,
     env: { PATH: SYSTEM_PATH.join(':'), LANG: 'C.UTF-8' },

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PolicyContext, PolicyFs, Profile } from '../../src/policy/types.js';
-import { realPolicyFs } from '../../src/control/real-policy-fs.js';
+import { realPolicyFs } from '../../src/execution/real-policy-fs.js';
 
 /** PolicyFs backed by the real file system (the production implementation). */
 export const realFs: PolicyFs = realPolicyFs;

@@ -84,6 +84,7 @@ export async function startRequest(deps: AppDeps, args: StartArgs): Promise<Star
   return {
     name: args.name ?? null,
     command: typeof args.command === 'string' ? args.command : args.command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '),
+    request: { command: args.command, shell: false },
     stages: decision.stages,
     cwd,
     env: commandEnv(deps, args.env),
@@ -102,9 +103,12 @@ export function jobOutcome(deps: AppDeps, job: Job): ToolOutcome {
   return { data: { ...view }, failure: bad ? { error: view.note ? `${why}: ${view.note}` : why, errorClass: cls } : undefined };
 }
 
-/** Reads a window of a job log (raw: the envelope, or the resource, redacts it). */
+/** Reads a window of a job log (raw: the envelope, or the resource, redacts it); only of a job bound to this server's policy (job.other_policy). */
 export function readOutput(deps: AppDeps, args: OutputArgs, tailByDefault = false): ToolOutcome {
-  const job = jobService(deps).get(args.job_id);
+  const svc = jobService(deps);
+  const job = svc.get(args.job_id);
+  // Another policy's output is its work's content (its roots, its files): job_status still reports on the job.
+  requireJobPolicy(job, svc.ctx.policy.fingerprint, 'read the output of');
   const w = readJobLog(deps.runtime.stateDir, job.id, args.stream, { offset: args.offset, maxBytes: args.max_bytes, tailLines: args.tail_lines, tailByDefault });
   const eof = isEnded(job.status) && w.next_offset >= w.total_bytes;
   const capped = args.stream === 'stderr' ? job.counts.stderrDropped > 0 : args.stream === 'stdout' ? job.counts.stdoutDropped > 0 : job.counts.stdoutDropped + job.counts.stderrDropped > 0;

@@ -65,7 +65,7 @@ export function createJobService(ctx: JobsContext) {
   const logBudget = { maxTotalBytes: ctx.limits.maxTotalLogBytes, minFreeDiskBytes: ctx.limits.minFreeDiskBytes };
   const launch = (): LaunchContext => ({
     stateDir: ctx.stateDir, dbPath: ctx.dbPath, policy: ctx.policy.record, policyFp: ctx.policy.fingerprint,
-    caps: ctx.caps(), maxLogBytes: ctx.limits.maxLogBytes, maxRunning: ctx.limits.maxRunning, logBudget,
+    caps: ctx.caps(), maxLogBytes: ctx.limits.maxLogBytes, maxRunning: ctx.limits.maxRunning, logBudget, serverHome: process.env.HOME,
   });
   const rec = { repo, stateDir: ctx.stateDir, cgroup: () => ctx.caps().cgroup, now: ctx.now };
   const sched = { repo, policyFp: ctx.policy.fingerprint, maxRunning: ctx.limits.maxRunning, launch, now: ctx.now };

@@ -1,11 +1,13 @@
 // Spawns a job's stages through the confinement wrapper (cgroup + rlimits + bubblewrap),
 // connected by pipes like the synchronous runner: stdout of the last stage and stderr of every stage are returned as streams.
 // The confinement comes from the launcher's policy and host facts (LaunchContext), never from spec.json.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { CgroupHandle } from '../../sandbox/cgroup.js';
 import type { CgroupSetup } from '../../sandbox/cgroup.js';
-import { planSpawn } from '../../sandbox/plan.js';
+import { SYSTEM_PATH } from '../../sandbox/capabilities.js';
+import { envArgs, planSpawn } from '../../sandbox/plan.js';
 import { capsForPolicy, cgroupLimitsFromPolicy, sandboxFromPolicy } from '../../sandbox/policy-sandbox.js';
 import type { JobSpec, LaunchContext } from './types.js';
 
@@ -42,14 +44,31 @@ export function spawnStages(ctx: LaunchContext, spec: JobSpec, cgroup: CgroupHan
   const sandbox = sandboxFromPolicy(ctx.policy, spec.cwd, spec.network);
   let layers: string[] = [];
   for (const [i, stage] of spec.stages.entries()) {
-    const plan = planSpawn(stage, sandbox, capsForPolicy(ctx.policy, ctx.caps), cgroup);
+    const plan = planSpawn(stage, sandbox, capsForPolicy(ctx.policy, ctx.caps), cgroup, { envFd: ENV_FD });
     layers = plan.layers;
     const stdinFrom = i === 0 ? (spec.stdinOpen ? 'pipe' : 'ignore') : children[i - 1]!.stdout!;
-    const child = spawn(plan.file, plan.args, { cwd: spec.cwd, env: spec.env, stdio: [stdinFrom, 'pipe', 'pipe'], detached: true });
+    // Under bubblewrap the host-side wrapper and bwrap get a fixed environment; the job's is set inside (via ENV_FD, never argv).
+    const viaFd = plan.envFd === ENV_FD;
+    const stdio: StdioOptions = viaFd ? [stdinFrom, 'pipe', 'pipe', 'ignore', 'pipe'] : [stdinFrom, 'pipe', 'pipe'];
+    const child = spawn(plan.file, plan.args, { cwd: spec.cwd, env: viaFd ? HOST_ENV : spec.env, stdio, detached: true });
+    if (viaFd) writeEnv(child, spec.env);
     if (i > 0) children[i - 1]!.stdout!.destroy();
     children.push(child);
   }
   return { children, layers };
+}
+
+/** The fd bubblewrap reads the job's environment from (3 is the seccomp program's). */
+const ENV_FD = 4;
+/** The whole environment of the host-side wrapper and bwrap when the job's own is applied inside the sandbox. */
+const HOST_ENV = { PATH: SYSTEM_PATH.join(':'), LANG: 'C.UTF-8' };
+
+/** Writes the job's environment to the child's ENV_FD pipe (bwrap reads it all before it starts the command). */
+function writeEnv(child: ChildProcess, env: Record<string, string>): void {
+  const pipe = child.stdio[ENV_FD] as Writable | null;
+  if (!pipe) return;
+  pipe.on('error', () => undefined); // the wrapper failed before bwrap read it: the command does not run either
+  pipe.end(envArgs(env));
 }
 
 /** Pids of the spawned stages. */

@@ -58,6 +58,9 @@ export interface JobSpec {
   id: string;
   /** Fingerprint of the policy the job was admitted under (equal to its row's policy_fp). */
   policyFp: string;
+  /** The command as requested: the supervisor decides it again under the recorded policy (redecide-spec.ts). */
+  request: JobRequest;
+  /** The stages its server's decision produced; the supervisor runs its own decision's, and refuses a spec where they differ. */
   stages: Stage[];
   cwd: string;
   /** The already filtered child environment (no server secrets). */
@@ -67,6 +70,12 @@ export interface JobSpec {
   /** 0 = no timeout. */
   timeoutMs: number;
   stdinOpen: boolean;
+}
+
+/** The request part of a job's command, as its server decided it. */
+export interface JobRequest {
+  command: string | string[];
+  shell: boolean;
 }
 
 /**
@@ -84,6 +93,8 @@ export interface LaunchContext {
   logBudget: LogBudgetLimits;
   /** Used by the supervisor to start the next queued job of the same policy when it ends. */
   maxRunning: number;
+  /** The launching server's HOME (it passes its own into jobs' environments); absent when it had none. */
+  serverHome?: string;
 }
 
 /** The launch context of one job, with the sha256 its row recorded for spec.json. */

@@ -1,5 +1,6 @@
 // Bounded views of tasks for task_status, task_list and the CLI.
-import { parseRecord, waitingForPolicy } from '../../config/policy-record.js';
+import { describePolicy, parseRecord, waitingForPolicy } from '../../config/policy-record.js';
+import { AppError } from '../../shared/errors.js';
 import type { TaskStore } from './env.js';
 import { requireTask } from './task-actions.js';
 import type { StepRecord, TaskRecord, TaskStatus } from './types.js';
@@ -18,9 +19,14 @@ export function capJson(value: unknown, cap: number): { value: unknown; truncate
   return { value: { truncated: true, bytes, preview, note: `result is ${bytes} bytes; first ${cap} shown. The full row is in task_steps.result` }, truncated: true };
 }
 
-/** task_status: the task, its context and every step, with results capped per step and in total. */
+/**
+ * task_status: the task, its context and every step, with results capped per step and in total.
+ * A viewer of another policy gets none of that content (its results come from files and commands
+ * of that policy's roots): the refusal says the task's status, which task_list shows too.
+ */
 export function taskStatusView(store: TaskStore, id: string, viewerFp?: string): Record<string, unknown> & { truncated: boolean } {
   const task = requireTask(store, id);
+  requireOwnContent(task, viewerFp);
   const ctx = capJson(store.tasks.context(id), CONTEXT_CAP);
   let budget = TOTAL_CAP;
   let truncated = ctx.truncated;
@@ -31,6 +37,17 @@ export function taskStatusView(store: TaskStore, id: string, viewerFp?: string):
     return stepView(s, r.value);
   });
   return { ...taskSummary(task, viewerFp), context: ctx.value ?? {}, steps, truncated };
+}
+
+/** Refuses (task.other_policy) showing a task's context and step results to a viewer of another policy; status stays in the message. */
+function requireOwnContent(t: TaskRecord, viewerFp: string | undefined): void {
+  if (viewerFp === undefined || t.policyFp === viewerFp) return;
+  const wait = policyWait(t, viewerFp);
+  const status = `status ${t.status}, step ${t.currentStep} of ${t.stepCount}${wait ? `; ${wait}` : ''}`;
+  throw new AppError('policy_denied', `task ${t.id} is bound to another policy (${describePolicy(parseRecord(t.policy))}); its context and step results are not shown to this server (${status})`, {
+    rule: 'task.other_policy',
+    hint: 'task_list shows its status; read its results from a server started with that policy (same profile, roots, network and sandbox settings)',
+  });
 }
 
 function stepView(s: StepRecord, result: unknown): Record<string, unknown> {

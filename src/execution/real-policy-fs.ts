@@ -1,4 +1,5 @@
-// The real filesystem behind the policy layer's injected PolicyFs (policy itself never touches the disk).
+// The real filesystem behind the policy layer's injected PolicyFs (policy itself never touches the disk);
+// here so both a server (control) and a job supervisor (execution) decide against the same disk facts.
 import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { PolicyFs } from '../policy/types.js';
 

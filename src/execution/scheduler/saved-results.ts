@@ -7,6 +7,9 @@ import { ROW_INLINE_BYTES } from './task-limits.js';
 import type { StepRecord, TaskContext } from './types.js';
 
 const PREVIEW_BYTES = 2048;
+const CONTEXT_PREVIEW_BYTES = 512;
+// About the size of a reference without its preview (the note, the step id, the numbers).
+const REF_OVERHEAD = 512;
 
 /** What a step row stores for `result`, and the full JSON to store apart when it is too large for the row. */
 export interface RowResult {
@@ -38,12 +41,16 @@ export function saveToContext(store: TaskStore, step: StepRecord, row: RowResult
     store.outputs.putEntry(step.taskId, { key, value: row.json!, bytes, stepId: step.id });
     return;
   }
+  // The preview shrinks to what the bound leaves (none once it is reached); the reference itself stays.
+  const room = Math.max(0, max - others - REF_OVERHEAD);
   const ref = {
-    $ref: step.id, bytes, truncated_in_context: true, preview: preview(row.json!),
-    note: `this result (${bytes} bytes) would put the task context over scheduler.max_context_bytes (${max}; ${others} already held), so the context keeps this reference; {{context.${key}.…}} in a later step resolves against the full result, stored once with step ${step.stepNumber}`,
+    $ref: step.id, bytes, truncated_in_context: true, preview: preview(row.json!, Math.min(CONTEXT_PREVIEW_BYTES, room)),
+    note: `over scheduler.max_context_bytes (${max}): kept by reference; {{context.${key}.…}} resolves against the full result of step ${step.stepNumber}`,
   };
   const value = JSON.stringify(ref);
-  store.outputs.putEntry(step.taskId, { key, value, bytes: Buffer.byteLength(value), stepId: step.id });
+  // A value no larger than its reference would be is kept as it is: the reference would not save a byte.
+  const inline = bytes <= Buffer.byteLength(value);
+  store.outputs.putEntry(step.taskId, inline ? { key, value: row.json!, bytes, stepId: step.id } : { key, value, bytes: Buffer.byteLength(value), stepId: step.id });
 }
 
 /**
@@ -77,6 +84,6 @@ export function referencedKeys(params: unknown): Set<string> {
   return keys;
 }
 
-function preview(json: string): string {
-  return Buffer.from(json).subarray(0, PREVIEW_BYTES).toString('utf8');
+function preview(json: string, bytes = PREVIEW_BYTES): string {
+  return Buffer.from(json).subarray(0, bytes).toString('utf8');
 }

@@ -21,7 +21,7 @@ export function capJson(value: unknown, cap: number): { value: unknown; truncate
 /** task_status: the task, its context and every step, with results capped per step and in total. */
 export function taskStatusView(store: TaskStore, id: string, viewerFp?: string): Record<string, unknown> & { truncated: boolean } {
   const task = requireTask(store, id);
-  const ctx = capJson(store.tasks.context(id), CONTEXT_CAP);
+  const ctx = contextView(store.tasks.context(id));
   let budget = TOTAL_CAP;
   let truncated = ctx.truncated;
   const steps = store.steps.forTask(id).map((s) => {
@@ -31,6 +31,20 @@ export function taskStatusView(store: TaskStore, id: string, viewerFp?: string):
     return stepView(s, r.value);
   });
   return { ...taskSummary(task, viewerFp), context: ctx.value ?? {}, steps, truncated };
+}
+
+/** The context with each key capped like a step result and all of them within CONTEXT_CAP: every key stays visible. */
+function contextView(ctx: Record<string, unknown>): { value: Record<string, unknown>; truncated: boolean } {
+  let budget = CONTEXT_CAP;
+  let truncated = false;
+  const value: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(ctx)) {
+    const r = capJson(v, Math.min(STEP_RESULT_CAP, Math.max(budget, 256)));
+    budget -= Buffer.byteLength(JSON.stringify(r.value ?? null));
+    truncated ||= r.truncated;
+    value[k] = r.value;
+  }
+  return { value, truncated };
 }
 
 function stepView(s: StepRecord, result: unknown): Record<string, unknown> {

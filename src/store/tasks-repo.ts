@@ -1,4 +1,4 @@
-// SQL for the tasks and task_context tables. Status values come from scheduler/transitions.ts.
+// SQL for the tasks and task_context tables (saved entries are written by task-outputs-repo.ts). Status values come from scheduler/transitions.ts.
 import type { Db } from './db.js';
 import type { TaskContext, TaskRecord, TaskStatus } from '../execution/scheduler/types.js';
 
@@ -48,7 +48,6 @@ function toTask(r: Row): TaskRecord {
 export function createTasksRepo(db: Db) {
   const get = db.prepare<[string], Row>('SELECT * FROM tasks WHERE id = ?');
   const getCtx = db.prepare<[string], { context_data: string }>('SELECT context_data FROM task_context WHERE task_id = ?');
-  const setCtx = db.prepare('UPDATE task_context SET context_data = ? WHERE task_id = ?');
   const saved = db.prepare<[string], { key: string; value: string }>('SELECT key, value FROM task_context_entries WHERE task_id = ? ORDER BY rowid');
   const active = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM tasks WHERE status IN ('pending', 'running', 'paused')");
   const ended = db.prepare<[string, number], { id: string }>(
@@ -103,9 +102,6 @@ export function createTasksRepo(db: Db) {
       const ids = ended.all(cutoff, limit);
       for (const { id } of ids) del.run(id);
       return ids.length;
-    },
-    setContext(id: string, ctx: TaskContext): void {
-      setCtx.run(JSON.stringify(ctx), id);
     },
   };
 }

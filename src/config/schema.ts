@@ -68,6 +68,11 @@ const scheduler = z
   .object({
     default_dry_run: z.boolean().default(false),
     lease_ms: z.number().int().min(1000).max(3600000).default(30000),
+    max_active_tasks: z.number().int().min(1).max(100000).default(100),
+    max_steps: z.number().int().min(1).max(10000).default(200),
+    max_context_bytes: z.number().int().min(4096).max(1024 ** 3).default(1024 * 1024),
+    retention_days: z.number().min(0).max(3650).default(30),
+    max_concurrent_steps: z.number().int().min(1).max(256).default(2),
   })
   .strict();
 

@@ -14,7 +14,12 @@ const NOTES: Record<string, string> = {
     'free space its filesystem keeps. Beyond either, job_start is refused and a running job is stopped (too_large).',
   ].join('\n'),
   audit: 'Audit table (one row per tool call): rows older than retention_days are deleted at start-up and every minute.',
-  scheduler: 'Task flows: default dry run, and the lease a runner holds on a step.',
+  scheduler: [
+    'Task flows: default dry run, and the lease a runner holds on a step. Totals: at most max_active_tasks',
+    'tasks pending, running or paused at once, max_steps steps per task, max_context_bytes of context per task',
+    '(a saved result beyond it is kept by reference to its stored output). Ended tasks older than',
+    'retention_days are deleted. max_concurrent_steps: task steps run in their own lane, never in the slots of [control].',
+  ].join('\n'),
   adapters: 'enabled: list of tool names to expose (omit for all). skip_dirs are not walked by default.',
   log: 'Log level (stderr, JSON lines); args = true also logs raw tool arguments.',
   compat: 'ufo = true exposes execute_command/get_system_info (UFO Linux MCP server shapes).',

@@ -1,4 +1,4 @@
-// SQL for the tasks and task_context tables. Status values come from scheduler/transitions.ts.
+// SQL for the tasks and task_context tables (saved entries are written by task-outputs-repo.ts). Status values come from scheduler/transitions.ts.
 import type { Db } from './db.js';
 import type { TaskContext, TaskRecord, TaskStatus } from '../execution/scheduler/types.js';
 
@@ -48,7 +48,12 @@ function toTask(r: Row): TaskRecord {
 export function createTasksRepo(db: Db) {
   const get = db.prepare<[string], Row>('SELECT * FROM tasks WHERE id = ?');
   const getCtx = db.prepare<[string], { context_data: string }>('SELECT context_data FROM task_context WHERE task_id = ?');
-  const setCtx = db.prepare('UPDATE task_context SET context_data = ? WHERE task_id = ?');
+  const saved = db.prepare<[string], { key: string; value: string }>('SELECT key, value FROM task_context_entries WHERE task_id = ? ORDER BY rowid');
+  const active = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM tasks WHERE status IN ('pending', 'running', 'paused')");
+  const ended = db.prepare<[string, number], { id: string }>(
+    "SELECT id FROM tasks WHERE status IN ('completed', 'failed', 'cancelled') AND last_updated < ? ORDER BY last_updated LIMIT ?",
+  );
+  const del = db.prepare("DELETE FROM tasks WHERE id = ? AND status IN ('completed', 'failed', 'cancelled')");
   return {
     /** Runs fn inside one BEGIN IMMEDIATE transaction (nested calls become savepoints). */
     atomic<T>(fn: () => T): T {
@@ -81,12 +86,22 @@ export function createTasksRepo(db: Db) {
       const dry = opts.dryRun === undefined ? null : opts.dryRun ? 1 : 0;
       return db.prepare(sql).run(to, opts.reason, opts.now, dry, opts.currentStep ?? null, id, ...from).changes === 1;
     },
+    /** The initial context with every saved entry (task_context_entries) over it. */
     context(id: string): TaskContext {
       const r = getCtx.get(id);
-      return r ? (JSON.parse(r.context_data) as TaskContext) : {};
+      const ctx = r ? (JSON.parse(r.context_data) as TaskContext) : {};
+      for (const e of saved.all(id)) ctx[e.key] = JSON.parse(e.value) as unknown;
+      return ctx;
     },
-    setContext(id: string, ctx: TaskContext): void {
-      setCtx.run(JSON.stringify(ctx), id);
+    /** Tasks pending, running or paused, whatever their policy (scheduler.max_active_tasks). */
+    activeCount(): number {
+      return active.get()!.n;
+    },
+    /** Deletes up to `limit` ended tasks last updated before `cutoff` (steps, context and outputs cascade); returns how many. */
+    pruneEnded(cutoff: string, limit: number): number {
+      const ids = ended.all(cutoff, limit);
+      for (const { id } of ids) del.run(id);
+      return ids.length;
     },
   };
 }

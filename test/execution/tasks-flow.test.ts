@@ -98,14 +98,15 @@ describe('task flows (read-only profile)', () => {
     assert.equal(done.status, 'failed');
   });
 
-  it('refuses unknown actions, task tools as actions and over 100 steps, naming the step', async () => {
+  it('refuses unknown actions, task tools as actions and over scheduler.max_steps (200) steps, naming the step', async () => {
     const unknown = await t.call('task_create', { steps: [{ action: 'run_command', parameters: { command: ['ls'] } }, { action: 'no_such_tool', parameters: {} }] });
     assert.equal(unknown.structuredContent.error_class, 'invalid_params');
     assert.match(unknown.structuredContent.error as string, /step 2: unknown action 'no_such_tool'/);
     const nested = await t.call('task_create', { steps: [{ action: 'task_create', parameters: {} }] });
     assert.match(nested.structuredContent.error as string, /step 1: action 'task_create' is a task tool/);
-    const many = await t.call('task_create', { steps: Array.from({ length: 101 }, () => ({ action: 'run_command', parameters: { command: ['ls'] } })) });
-    assert.equal(many.structuredContent.error_class, 'invalid_params');
+    const many = await t.call('task_create', { steps: Array.from({ length: 201 }, () => ({ action: 'run_command', parameters: { command: ['ls'] } })) });
+    assert.equal(many.structuredContent.error_class, 'too_large');
+    assert.equal(many.structuredContent.rule, 'scheduler.max_steps');
     const badParams = await t.call('task_create', { steps: [{ action: 'run_command', parameters: { command: 42 } }] });
     assert.match(badParams.structuredContent.error as string, /step 1: invalid arguments for run_command/);
   });

@@ -10,6 +10,7 @@ import { defineTool, type ToolDef } from '../tool.js';
 const service = lazy(() => import('../../execution/scheduler/service.js'));
 const actions = lazy(() => import('../../execution/scheduler/task-actions.js'));
 const views = lazy(() => import('../../execution/scheduler/task-view.js'));
+const totals = lazy(() => import('../../execution/scheduler/task-reactivate.js'));
 const creation = lazy(async () => {
   const [{ createTask }, { toolMap }, { buildTools }] = await Promise.all([
     import('../../execution/scheduler/create-task.js'),
@@ -51,7 +52,7 @@ export function taskTools(deps: AppDeps): ToolDef[] {
   const create = defineTool({
     name: 'task_create',
     description:
-      'Start a flow of up to 100 tool steps in the background; returns task_id at once. Step results go to context[save_as]; later parameters use {{context.key.path}}. A failed step pauses the task (on_failure) for task_resume. dry_run runs only the steps that read and checks the others against policy, showing the argv each would run. Poll task_status.',
+      `Start a flow of up to ${deps.config.scheduler.max_steps} tool steps in the background (at most ${deps.config.scheduler.max_active_tasks} tasks active at once; beyond either: too_large); returns task_id at once. Step results go to context[save_as]; later parameters use {{context.key.path}}. A failed step pauses the task (on_failure) for task_resume. dry_run runs only the steps that read and checks the others against policy, showing the argv each would run. A result that would put the context over ${deps.config.scheduler.max_context_bytes} bytes is saved as a reference ($ref) that {{context.key.…}} still resolves. Poll task_status.`,
     schemas: () => ({
       input: z.object({
         name: z.string().max(200).optional(),
@@ -108,8 +109,9 @@ export function taskTools(deps: AppDeps): ToolDef[] {
     }),
     annotations: rw,
     async handler(args) {
-      const { resumeTask } = await actions();
-      const task = resumeTask(await store(), args.task_id, { fromStep: args.from_step, parameters: args.parameters, policyFp: serverPolicy(deps).fingerprint });
+      const [{ resumeTask }, { reactivate }] = await Promise.all([actions(), totals()]);
+      const st = await store();
+      const task = reactivate(st, args.task_id, () => resumeTask(st, args.task_id, { fromStep: args.from_step, parameters: args.parameters, policyFp: serverPolicy(deps).fingerprint }), args.parameters);
       return { data: await started(task.id) };
     },
   });
@@ -137,8 +139,9 @@ export function taskTools(deps: AppDeps): ToolDef[] {
     }),
     annotations: rw,
     async handler(args) {
-      const { confirmTask } = await actions();
-      const task = confirmTask(await store(), args.task_id, serverPolicy(deps).fingerprint);
+      const [{ confirmTask }, { reactivate }] = await Promise.all([actions(), totals()]);
+      const st = await store();
+      const task = reactivate(st, args.task_id, () => confirmTask(st, args.task_id, serverPolicy(deps).fingerprint));
       return { data: await started(task.id) };
     },
   });

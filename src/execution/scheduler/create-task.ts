@@ -9,9 +9,10 @@ import type { TaskStore } from './env.js';
 import { effectiveMode } from './step-plan.js';
 import { applyTaskEvent } from './task-events.js';
 import { MAX_STEPS } from './task-limits.js';
+import { checkActiveRoom, checkDefinitionSize, checkStepCount } from './task-totals.js';
 import type { StepSpec, TaskContext, TaskRecord } from './types.js';
 
-/** The most steps one task may have (defined in task-limits.ts). */
+/** The schema's ceiling on steps (defined in task-limits.ts); scheduler.max_steps is the limit. */
 export { MAX_STEPS };
 
 export interface CreateInput {
@@ -25,12 +26,14 @@ export interface CreateInput {
 
 /** Stores a new task with its steps and moves it to running; throws invalid_params naming the step. */
 export function createTask(store: TaskStore, tools: Map<string, ToolDef>, input: CreateInput): TaskRecord {
-  if (input.steps.length === 0 || input.steps.length > MAX_STEPS) {
-    throw invalidParams(`a task has 1 to ${MAX_STEPS} steps (got ${input.steps.length})`, 'split longer work into several tasks');
-  }
+  if (input.steps.length === 0) throw invalidParams('a task has at least one step (got 0)');
+  checkStepCount(store, input.steps.length);
+  checkDefinitionSize(store, input.context, input.steps);
   const steps = input.steps.map((s, i) => validateStep(tools, s, i + 1));
   const id = ulid();
   return store.tasks.atomic(() => {
+    // Counted inside BEGIN IMMEDIATE: concurrent creators cannot both take the last place.
+    checkActiveRoom(store);
     const createdAt = new Date().toISOString();
     store.tasks.insert({ id, name: input.name ?? null, createdAt, status: 'pending', dryRun: input.dryRun, stepCount: steps.length, context: input.context ?? {},
       policy: canonicalJson(input.policy.record), policyFp: input.policy.fingerprint });

@@ -5,14 +5,18 @@ import type { PolicyContext, Profile } from '../../policy/types.js';
 import type { Db } from '../../store/db.js';
 import { createTaskStepsRepo, type TaskStepsRepo } from '../../store/task-steps-repo.js';
 import { createTasksRepo, type TasksRepo } from '../../store/tasks-repo.js';
+import { createTaskOutputsRepo, type TaskOutputsRepo } from '../../store/task-outputs-repo.js';
+import { DEFAULT_TASK_LIMITS, type TaskLimits } from './task-limits.js';
 
 /** Runs one tool call for a step; in the server this is invokeTool (validation, envelope, audit). */
 export type StepInvoker = (def: ToolDef, args: unknown, signal: AbortSignal) => Promise<WireResult>;
 
-/** The repositories of the tasks tables. */
+/** The repositories of the tasks tables, and the totals they are kept within. */
 export interface TaskStore {
   tasks: TasksRepo;
   steps: TaskStepsRepo;
+  outputs: TaskOutputsRepo;
+  limits: TaskLimits;
 }
 
 /** Everything the runner needs; tests and benches build their own with a small tool table. */
@@ -28,9 +32,9 @@ export interface SchedulerEnv extends TaskStore {
   log(event: string, data: Record<string, unknown>): void;
 }
 
-/** Opens the tasks repositories over a database. */
-export function createTaskStore(db: Db): TaskStore {
-  return { tasks: createTasksRepo(db), steps: createTaskStepsRepo(db) };
+/** Opens the tasks repositories over a database (limits: the config's [scheduler] totals, else the defaults). */
+export function createTaskStore(db: Db, limits: TaskLimits = DEFAULT_TASK_LIMITS): TaskStore {
+  return { tasks: createTasksRepo(db), steps: createTaskStepsRepo(db), outputs: createTaskOutputsRepo(db), limits };
 }
 
 /** A name → definition map of a tool list. */

@@ -5,6 +5,7 @@ import { dryRunStep, RAN_READ_ONLY, readsOnly, type DryRunInput } from './dry-ru
 import type { SchedulerEnv } from './env.js';
 import { failedOutcome } from './finish-step.js';
 import { runJobStep } from './job-step.js';
+import { hydrateRefs } from './saved-results.js';
 import { resolveStepArgs, type StepArgs } from './step-args.js';
 import { checkPlan } from './plan-check.js';
 import { pinPlan, shownOf } from './plan-pin.js';
@@ -30,7 +31,7 @@ export async function executeStep(env: SchedulerEnv, step: StepRecord, owner: st
   }
   const def = env.tools().get(step.action);
   if (!def) return failedOutcome(`action '${step.action}' is not a tool this server exposes; check [adapters] enabled`);
-  const ctx = task.dryRun ? shadowContext(env, step) : env.tasks.context(step.taskId);
+  const ctx = hydrateRefs(env, step.taskId, task.dryRun ? shadowContext(env, step) : env.tasks.context(step.taskId), step.parameters);
   const opts = task.dryRun ? { placeholders: savedKeys(env, step) } : {};
   const resolved = resolveOrFail(step, ctx, opts);
   if (!('args' in resolved)) return resolved;

@@ -1,5 +1,6 @@
 // Records how a step ended and advances its task, in one transaction.
 import type { TaskStore } from './env.js';
+import { rowResultOf, saveToContext } from './saved-results.js';
 import { dryRunRefusal, taskEventAfter } from './step-plan.js';
 import { applyTaskEvent } from './task-events.js';
 import { stepTransition } from './transitions.js';
@@ -11,14 +12,13 @@ const EVENT = { success: 'succeed', failed: 'fail', skipped: 'skip' } as const;
 export function finishStep(store: TaskStore, step: StepRecord, owner: string | null, outcome: StepOutcome): boolean {
   return store.tasks.atomic(() => {
     stepTransition('executing', EVENT[outcome.status]);
-    if (!store.steps.finish(step.id, owner, { ...outcome, endedAt: new Date().toISOString() })) return false;
+    // A large result is stored once apart from the row; the save writes only its own key (saved-results.ts).
+    const row = rowResultOf(step, outcome.result);
+    if (!store.steps.finish(step.id, owner, { ...outcome, result: row.value, endedAt: new Date().toISOString() })) return false;
+    if (row.apart) store.outputs.putOutput(step.id, row.json!);
     if (outcome.plan) store.steps.setPlan(step.id, outcome.plan);
     const task = store.tasks.get(step.taskId)!;
-    if (step.saveAs && outcome.status !== 'skipped' && outcome.result != null && !task.dryRun) {
-      const ctx = store.tasks.context(task.id);
-      ctx[step.saveAs] = outcome.result;
-      store.tasks.setContext(task.id, ctx);
-    }
+    if (step.saveAs && outcome.status !== 'skipped' && row.json !== null && !task.dryRun) saveToContext(store, step, row);
     // A cancelled (or otherwise stopped) task keeps its status; the step row still records what happened.
     if (task.status !== 'running') return true;
     const hasOpen = store.steps.hasOpen(task.id);

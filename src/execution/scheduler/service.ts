@@ -1,11 +1,13 @@
 // The scheduler inside the server: one runner per process, created on first use, stopped at close.
 import type { AppDeps } from '../../control/deps.js';
-import { Gate } from '../../control/gate.js';
-import { invokeTool, type Gates } from '../../control/invoke.js';
+import { invokeTool } from '../../control/invoke.js';
 import { buildTools } from '../../control/registry.js';
 import { serverPolicy } from '../../control/server-policy.js';
 import { createTaskStore, toolMap, type SchedulerEnv } from './env.js';
 import { createRunner, type Runner } from './runner.js';
+import { taskLaneGates } from './task-lane.js';
+import { taskLimitsOf } from './task-limits.js';
+import { startTaskRetention } from './task-retention.js';
 
 export interface Scheduler {
   env: SchedulerEnv;
@@ -14,7 +16,7 @@ export interface Scheduler {
 
 /** The task store only (no runner): for tools and commands that read or change tasks. */
 export function taskStoreOf(deps: AppDeps) {
-  return deps.service('task-store', () => createTaskStore(deps.store().db));
+  return deps.service('task-store', () => createTaskStore(deps.store().db, taskLimitsOf(deps.config.scheduler)));
 }
 
 /**
@@ -23,10 +25,11 @@ export function taskStoreOf(deps: AppDeps) {
  */
 export function ensureScheduler(deps: AppDeps): Scheduler {
   return deps.service('scheduler', () => {
-    // Shares the app's gates when createApp registers them as the 'gates' service; else steps get their own.
-    const gates = deps.service<Gates>('gates', () => ownGates(deps));
+    // Steps run in their own lane (scheduler.max_concurrent_steps): never in the slots of interactive calls.
+    const gates = taskLaneGates(deps.config);
+    const store = taskStoreOf(deps);
     const env: SchedulerEnv = {
-      ...taskStoreOf(deps),
+      ...store,
       tools: () => toolMap(buildTools(deps)),
       invoke: (def, args, signal) => invokeTool(deps, gates, def, args, { transport: 'task', signal }),
       profile: deps.runtime.profile,
@@ -35,18 +38,11 @@ export function ensureScheduler(deps: AppDeps): Scheduler {
       leaseMs: deps.config.scheduler.lease_ms,
       log: (event, data) => deps.logger.warn({ event, ...data }),
     };
-    const runner = createRunner({ env });
+    const runner = createRunner({ env, slots: deps.config.scheduler.max_concurrent_steps });
     runner.start();
     deps.onClose(() => runner.stop());
+    const log = (event: string, data: Record<string, unknown>) => deps.logger.info({ event, ...data });
+    startTaskRetention({ store, days: deps.config.scheduler.retention_days, now: () => deps.now(), log, onClose: (fn) => deps.onClose(fn) });
     return { env, runner };
   });
-}
-
-function ownGates(deps: AppDeps): Gates {
-  const c = deps.config.control;
-  const opts = { maxQueue: c.max_queue, queueWaitMs: c.queue_wait_ms };
-  return {
-    main: new Gate({ name: 'task', maxInflight: c.max_inflight, ...opts }),
-    status: new Gate({ name: 'task-status', maxInflight: c.status_lane_inflight, ...opts }),
-  };
 }

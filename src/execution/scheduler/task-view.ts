@@ -27,7 +27,7 @@ export function capJson(value: unknown, cap: number): { value: unknown; truncate
 export function taskStatusView(store: TaskStore, id: string, viewerFp?: string): Record<string, unknown> & { truncated: boolean } {
   const task = requireTask(store, id);
   requireOwnContent(task, viewerFp);
-  const ctx = capJson(store.tasks.context(id), CONTEXT_CAP);
+  const ctx = contextView(store.tasks.context(id));
   let budget = TOTAL_CAP;
   let truncated = ctx.truncated;
   const steps = store.steps.forTask(id).map((s) => {
@@ -48,6 +48,20 @@ function requireOwnContent(t: TaskRecord, viewerFp: string | undefined): void {
     rule: 'task.other_policy',
     hint: 'task_list shows its status; read its results from a server started with that policy (same profile, roots, network and sandbox settings)',
   });
+}
+
+/** The context with each key capped like a step result and all of them within CONTEXT_CAP: every key stays visible. */
+function contextView(ctx: Record<string, unknown>): { value: Record<string, unknown>; truncated: boolean } {
+  let budget = CONTEXT_CAP;
+  let truncated = false;
+  const value: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(ctx)) {
+    const r = capJson(v, Math.min(STEP_RESULT_CAP, Math.max(budget, 256)));
+    budget -= Buffer.byteLength(JSON.stringify(r.value ?? null));
+    truncated ||= r.truncated;
+    value[k] = r.value;
+  }
+  return { value, truncated };
 }
 
 function stepView(s: StepRecord, result: unknown): Record<string, unknown> {

@@ -18,7 +18,7 @@ export async function searchBuiltin(deps: AppDeps, root: string, args: SearchArg
   const re = compileQuery(args);
   const glob = args.glob ? picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') }) : null;
   const state: WalkState = { scanned: 0, partial: false };
-  const opts = walkOptionsFor(deps, root, { ...args, maxDepth: Infinity, stat: false, budgetMs: args.time_budget_ms });
+  const opts = await walkOptionsFor(deps, root, { ...args, maxDepth: Infinity, stat: false, budgetMs: args.time_budget_ms });
   const matches: SearchMatch[] = [];
   const collector = new ContextCollector(args.context_lines, matches);
   const buf = Buffer.alloc(CHUNK);
@@ -34,7 +34,7 @@ export async function searchBuiltin(deps: AppDeps, root: string, args: SearchArg
     await tick();
   }
   const truncated = matches.length > args.max_results || state.partial;
-  return { matches: matches.slice(0, args.max_results), truncated, partial: state.partial, files_scanned: files };
+  return { matches: matches.slice(0, args.max_results), truncated, partial: state.partial, files_scanned: files, ...(opts.notes.length > 0 ? { notes: opts.notes } : {}) };
 }
 
 interface FileScan {

@@ -50,5 +50,6 @@ async function names(base: string, deadline: number): Promise<{ dirents: Dirent[
   } finally {
     await dir.close().catch(() => undefined);
   }
-  return { dirents, partial: false };
+  // readdirSync (libuv scandir) returns names sorted; keep that order (hard links count once, first by name).
+  return { dirents: dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), partial: false };
 }

@@ -7,6 +7,7 @@ import { walkOptionsFor } from '../files/walk-setup.js';
 import { walkTree, type WalkState } from '../files/walk-tree.js';
 import { openFileVerifiedSync } from '../open-checked.js';
 import { makeTicker } from '../yield-loop.js';
+import { assertBoundedRegex } from './regex-guard.js';
 import { compileQuery, ContextCollector, type EngineResult, type SearchArgs, type SearchMatch } from './search-types.js';
 
 const CHUNK = 256 * 1024;
@@ -16,6 +17,7 @@ const MAX_CARRY = 4 * 1024 * 1024;
 /** Searches every text file under root; binary files (NUL in the first chunk) are skipped like ripgrep does. */
 export async function searchBuiltin(deps: AppDeps, root: string, args: SearchArgs): Promise<EngineResult> {
   const re = compileQuery(args);
+  if (args.regex) assertBoundedRegex(args.query);
   const glob = args.glob ? picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') }) : null;
   const state: WalkState = { scanned: 0, partial: false };
   const opts = await walkOptionsFor(deps, root, { ...args, maxDepth: Infinity, stat: false, budgetMs: args.time_budget_ms });

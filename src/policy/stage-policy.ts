@@ -5,6 +5,7 @@ import type { ArgVerdict } from './arg-rules/types.js';
 import { refusePath } from './denial.js';
 import { assertPath, realOf } from './paths.js';
 import { resolveExecutable } from './resolve-executable.js';
+import { assertWorkTreeRead } from './work-tree-reads.js';
 import { isInside } from './sensitive-paths.js';
 import type { PolicyContext, Stage } from './types.js';
 import { WRITERS } from './write-rules.js';
@@ -40,6 +41,7 @@ export function stagePolicy({ argv, cwd, ctx, mode }: StageInput): Stage {
 function checkVerdict(v: ArgVerdict, cwd: string, ctx: PolicyContext, lenientReads: boolean): void {
   for (const p of v.reads ?? []) assertPath(p, cwd, ctx, { lenient: lenientReads });
   for (const p of v.recursiveReads ?? []) assertPath(p, cwd, ctx, { lenient: lenientReads, recursive: true });
+  for (const p of v.workTreeReads ?? []) assertWorkTreeRead(p, cwd, ctx, lenientReads);
   for (const p of v.writes ?? []) assertPath(p, cwd, ctx, { write: true });
 }
 

@@ -632,6 +632,18 @@ export const ATTACKS: AttackRow[] = [
   ['ro', 'grep -R x /etc/letsencrypt', 'path.sensitive'],
   ['ro', 'rg x /etc', 'path.sensitive'],
   ['ro', 'grep -r x @STATE@/..', ['path.sensitive', 'path.outside_roots', 'path.traversal']],
+  // git subcommands that read or list the whole work tree are recursive reads (red team F8: with
+  // the sandbox off, `git grep --untracked` printed the API token from a state dir inside the root)
+  ...[
+    "git grep --untracked -o -E -e '^.{22}' -e '.{21}$'", 'git grep --no-index x', 'git ls-files -o', 'git ls-files --others --exclude-standard',
+    'git status -uall', 'git status --porcelain --untracked-files=all', 'git diff --stat', 'git diff-files', 'git diff-index HEAD',
+    'git --work-tree=. status',
+  ].map((c): AttackRow => ['ro', c, 'path.sensitive', { ctx: { stateDir: '@WS@/src' } }]),
+  ['ro', 'git -C sub grep --untracked x', 'path.sensitive', { ctx: { stateDir: '@WS@/sub/wb-state' } }],
+  ['ro', 'git status -uall', 'path.sensitive', { cwd: '@WS@/repo', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }],
+  ['ro', "git grep --untracked x -- ':/'", 'path.sensitive', { cwd: '@WS@/repo/inner', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }],
+  ['ro', 'git ls-files -o', 'path.sensitive', { cwd: '@WS@/repo/inner', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }],
+  ['ro', 'git -C inner ls-files -o', 'path.sensitive', { cwd: '@WS@/repo', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }],
   // --- jq: program files, module paths, modules, unknown options
   ['ro', 'jq -nf prog.jq', 'arg.jq_from_file'],
   ['ro', 'jq -f prog.jq a', 'arg.jq_from_file'],

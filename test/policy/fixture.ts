@@ -28,6 +28,9 @@ export function makeFixture(): Fixture {
   mkdirSync(join(ws, 'src'), { recursive: true });
   mkdirSync(join(ws, 'sub'), { recursive: true });
   mkdirSync(state);
+  // A nested repository (a .git marker is all the policy looks at) with a subdirectory.
+  mkdirSync(join(ws, 'repo', '.git'), { recursive: true });
+  mkdirSync(join(ws, 'repo', 'inner', 'wb-state'), { recursive: true });
   writeFileSync(join(state, 'api-key'), 'secret-key-value');
   for (const f of ['a', 'b', 'f', 'app.log', 'README.md', 'script.js', 'x.tar', 'patterns.txt', 'list.txt']) writeFileSync(join(ws, f), 'hello\n');
   writeFileSync(join(ws, 'package.json'), '{"name":"x"}\n');

@@ -68,6 +68,10 @@ export const LEGIT: LegitRow[] = [
   ['ro', 'git reflog'], ['ro', 'git stash list'], ['ro', 'git log --format=%H -1'], ['ro', 'git -C src status'],
   ['ro', 'git --no-pager log'], ['ro', 'git version'], ['ro', 'git worktree list'], ['ro', 'git show HEAD@{1}'],
   ['ro', 'git log main..HEAD'],
+  // whole-tree git reads of a tree without secrets or the state dir (the work tree top is checked too)
+  ['ro', 'git status -uall', { cwd: '@WS@/repo/inner' }], ['ro', 'git grep --untracked x', { cwd: '@WS@/repo' }],
+  ['ro', 'git ls-files -o', { cwd: '@WS@/repo/inner' }], ['ro', 'git diff', { cwd: '@WS@/repo' }], ['ro', 'git -C repo status'],
+  ['ro', 'git log -p', { ctx: { stateDir: '@WS@/src' } }], ['ro', 'git show HEAD', { ctx: { stateDir: '@WS@/src' } }],
   // developer tools' versions
   ['ro', 'node --version'], ['ro', 'python3 --version'], ['ro', 'npm --version'], ['ro', 'perl --version'],
   ['ro', 'which git'], ['ro', 'which -a ls'], ['all', '/usr/bin/ls'], ['ro', '/bin/ls -la'], ['ro', '/usr/bin/../bin/ls'],

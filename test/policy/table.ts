@@ -45,7 +45,7 @@ export function expand(p: P, command: string | string[], opts: RowOpts, fx: Fixt
     name: `[${profile}] ${JSON.stringify(command)}${opts.shell ? ' (shell)' : ''}${opts.cwd ? ` cwd=${opts.cwd}` : ''}${env ? ` env=${Object.keys(env).join(',')}` : ''}`,
     profile,
     mode: opts.mode ?? 'sync',
-    ctx: fx.ctx(profile, opts.ctx),
+    ctx: fx.ctx(profile, fillCtx(opts.ctx, fx, home)),
     req: {
       command: cmd,
       cwd: opts.cwd === undefined ? fx.ws : fill(opts.cwd, fx, home),
@@ -60,4 +60,10 @@ export function expand(p: P, command: string | string[], opts: RowOpts, fx: Fixt
 export function ruleMatches(rule: string, expect: string | string[]): boolean {
   const list = Array.isArray(expect) ? expect : [expect];
   return list.some((e) => (e.endsWith('*') ? rule.startsWith(e.slice(0, -1)) : rule === e));
+}
+
+/** Placeholders in string-valued context overrides (e.g. a state dir inside the workspace). */
+function fillCtx(ctx: Partial<PolicyContext> | undefined, fx: Fixture, home: string): Partial<PolicyContext> | undefined {
+  if (!ctx) return ctx;
+  return Object.fromEntries(Object.entries(ctx).map(([k, v]) => [k, typeof v === 'string' ? fill(v, fx, home) : v]));
 }

@@ -2,7 +2,7 @@
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { AppDeps } from '../../control/deps.js';
-import { readDirVerified } from '../open-checked.js';
+import { readDirVerifiedAsync } from '../read-dir-verified.js';
 import { mayReadReal } from '../resolve-path.js';
 import { makeTicker } from '../yield-loop.js';
 import { resolveDir } from './walk-setup.js';
@@ -59,7 +59,8 @@ async function sumDir(w: Walk, abs: string, rel: string, depth: number): Promise
   const acc: DuEntry = { path: rel, size_bytes: 0, files: 0 };
   // abs is a real path (checked root + names of non-symlink directories); names and lstat are read
   // through a descriptor verified to be that directory, so a mid-walk symlink swap yields nothing.
-  const { dirents, stats } = readDirVerified(abs, true);
+  const { dirents, stats, partial } = await readDirVerifiedAsync(abs, true, w.deadline);
+  if (partial) w.partial = true;
   for (const { name } of dirents) {
     if (Date.now() > w.deadline) return ((w.partial = true), acc);
     await w.tick();

@@ -42,6 +42,8 @@ export interface ListFilesResult {
   partial: boolean;
   next_cursor: string | null;
   scanned: number;
+  /** What could not be applied (an ignore file refused or too large). */
+  notes?: string[];
 }
 
 type Cursor = { shape: string; k: number; p: string };
@@ -54,10 +56,10 @@ export async function listFiles(deps: AppDeps, args: ListFilesArgs): Promise<Lis
   const accept = makeFilter(args);
   const maxDepth = args.recursive ? (args.max_depth ?? Infinity) : 1;
   const state: WalkState = { scanned: 0, partial: false };
-  const opts = walkOptionsFor(deps, root, { ...args, maxDepth, stat: true, budgetMs: args.time_budget_ms ?? 10_000 });
+  const opts = await walkOptionsFor(deps, root, { ...args, maxDepth, stat: true, budgetMs: args.time_budget_ms ?? 10_000 });
   if (args.sort_by === 'name') {
     const walk = walkTree({ ...opts, reverse: args.order === 'desc', after: cursor?.p }, state);
-    return { root, ...(await pageByName(walk, state, accept, args.limit, shape)) };
+    return { root, ...(await pageByName(walk, state, accept, args.limit, shape)), ...notesOf(opts.notes) };
   }
   const walk = walkTree({ ...opts, reverse: false }, state);
   const key = (s: Stats) => (args.sort_by === 'size' ? s.size : s.mtimeMs);
@@ -69,7 +71,7 @@ export async function listFiles(deps: AppDeps, args: ListFilesArgs): Promise<Lis
   const files = top.items.map((r) => toItem(r.entry, r.entry.stats!));
   const last = top.items.at(-1);
   const next = top.more && last ? encodeCursor({ shape, k: last.key, p: last.path }) : null;
-  return { root, files, truncated: top.more || state.partial, partial: state.partial, next_cursor: next, scanned: state.scanned };
+  return { root, files, truncated: top.more || state.partial, partial: state.partial, next_cursor: next, scanned: state.scanned, ...notesOf(opts.notes) };
 }
 
 async function pageByName(walk: AsyncGenerator<WalkEntry>, state: WalkState, accept: (e: WalkEntry) => boolean, limit: number, shape: string) {
@@ -115,3 +117,5 @@ function toItem(e: WalkEntry, s: Stats): FileItem {
   const type = e.kind;
   return { path: e.rel, type, size_bytes: s.size, modified: s.mtime.toISOString(), is_executable: type === 'file' && (s.mode & 0o111) !== 0 };
 }
+
+const notesOf = (notes: string[]) => (notes.length > 0 ? { notes } : {});

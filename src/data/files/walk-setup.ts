@@ -24,14 +24,16 @@ export interface WalkKnobs {
 }
 
 /** Builds walk options: skip_dirs and the root .gitignore apply unless include_skipped. */
-export function walkOptionsFor(deps: AppDeps, root: string, k: WalkKnobs): WalkOptions {
+export async function walkOptionsFor(deps: AppDeps, root: string, k: WalkKnobs): Promise<WalkOptions & { notes: string[] }> {
+  const ignore = k.include_skipped ? { test: null } : await loadGitignore(deps, root);
   return {
+    notes: ignore.note ? [ignore.note] : [],
     deps,
     root,
     maxDepth: k.maxDepth,
     skipDirs: k.include_skipped ? null : new Set(deps.config.adapters.skip_dirs),
     includeHidden: k.include_hidden,
-    ignore: k.include_skipped ? null : loadGitignore(root),
+    ignore: ignore.test,
     followSymlinks: k.follow_symlinks ?? false,
     reverse: false,
     stat: k.stat,

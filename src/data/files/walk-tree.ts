@@ -4,7 +4,7 @@
 import { lstatSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { AppDeps } from '../../control/deps.js';
-import { readDirVerified } from '../open-checked.js';
+import { readDirVerifiedAsync } from '../read-dir-verified.js';
 import { followableTarget, mayReadReal } from '../resolve-path.js';
 import { makeTicker } from '../yield-loop.js';
 import type { IgnoreTest } from './gitignore.js';
@@ -62,7 +62,8 @@ type Walk = WalkOptions & { tick: () => Promise<void> | undefined };
 async function* walkDir(opts: Walk, state: WalkState, dir: DirRef, visited: Set<string>): AsyncGenerator<WalkEntry> {
   // dir.abs is a real path: the checked root plus names of verified, non-symlink directories (or a
   // followed symlink's checked realpath). Names and lstat come from that very directory.
-  const { dirents, stats } = readDirVerified(dir.abs, opts.stat);
+  const { dirents, stats, partial } = await readDirVerifiedAsync(dir.abs, opts.stat, opts.deadline);
+  if (partial) state.partial = true;
   dirents.sort((a, b) => (opts.reverse ? -1 : 1) * compareNames(a.name, b.name));
   for (const d of dirents) {
     if (Date.now() > opts.deadline) return void (state.partial = true);

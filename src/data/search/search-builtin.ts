@@ -7,6 +7,7 @@ import { walkOptionsFor } from '../files/walk-setup.js';
 import { walkTree, type WalkState } from '../files/walk-tree.js';
 import { openFileVerifiedSync } from '../open-checked.js';
 import { makeTicker } from '../yield-loop.js';
+import { assertBoundedRegex } from './regex-guard.js';
 import { compileQuery, ContextCollector, type EngineResult, type SearchArgs, type SearchMatch } from './search-types.js';
 
 const CHUNK = 256 * 1024;
@@ -16,9 +17,10 @@ const MAX_CARRY = 4 * 1024 * 1024;
 /** Searches every text file under root; binary files (NUL in the first chunk) are skipped like ripgrep does. */
 export async function searchBuiltin(deps: AppDeps, root: string, args: SearchArgs): Promise<EngineResult> {
   const re = compileQuery(args);
+  if (args.regex) assertBoundedRegex(args.query);
   const glob = args.glob ? picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') }) : null;
   const state: WalkState = { scanned: 0, partial: false };
-  const opts = walkOptionsFor(deps, root, { ...args, maxDepth: Infinity, stat: false, budgetMs: args.time_budget_ms });
+  const opts = await walkOptionsFor(deps, root, { ...args, maxDepth: Infinity, stat: false, budgetMs: args.time_budget_ms });
   const matches: SearchMatch[] = [];
   const collector = new ContextCollector(args.context_lines, matches);
   const buf = Buffer.alloc(CHUNK);
@@ -34,7 +36,7 @@ export async function searchBuiltin(deps: AppDeps, root: string, args: SearchArg
     await tick();
   }
   const truncated = matches.length > args.max_results || state.partial;
-  return { matches: matches.slice(0, args.max_results), truncated, partial: state.partial, files_scanned: files };
+  return { matches: matches.slice(0, args.max_results), truncated, partial: state.partial, files_scanned: files, ...(opts.notes.length > 0 ? { notes: opts.notes } : {}) };
 }
 
 interface FileScan {

@@ -27,6 +27,7 @@ interface RgState {
  * descriptors before return. Where the host cannot confine, rg still runs: its argv is ours.
  */
 export async function searchRipgrep(deps: AppDeps, rg: string, root: string, args: SearchArgs): Promise<EngineResult> {
+  const started = Date.now();
   const matches: SearchMatch[] = [];
   const st: RgState = { matches, collector: new ContextCollector(args.context_lines, matches), file: null, allowed: true };
   const rootFd = openDirVerified(root);
@@ -50,8 +51,11 @@ export async function searchRipgrep(deps: AppDeps, rg: string, root: string, arg
   if (r.code === 2 && !r.stopped && !r.timedOut && matches.length === 0 && /regex|parse/i.test(r.stderr)) {
     throw new AppError('invalid_params', `ripgrep rejected the query: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`, { hint: 'simplify the regex or pass regex: false' });
   }
-  const truncated = matches.length > args.max_results || r.timedOut;
-  return { matches: verifyMatches(root, matches.slice(0, args.max_results)), truncated, partial: r.timedOut, files_scanned: st.filesScanned };
+  // Verification shares the call's time budget, with at least a second left after ripgrep.
+  const v = await verifyMatches(root, matches.slice(0, args.max_results), Math.max(started + args.time_budget_ms, Date.now() + 1000));
+  const notes = v.unverifiedFiles > 0 ? [`matches in ${v.unverifiedFiles} file(s) were dropped: they could not be re-read for verification within the time budget; narrow path or glob`] : [];
+  const truncated = matches.length > args.max_results || r.timedOut || notes.length > 0;
+  return { matches: v.matches, truncated, partial: r.timedOut || notes.length > 0, files_scanned: st.filesScanned, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 type RgText = { text?: string; bytes?: string };

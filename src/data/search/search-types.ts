@@ -28,6 +28,8 @@ export interface EngineResult {
   truncated: boolean;
   partial: boolean;
   files_scanned?: number;
+  /** What could not be applied or checked (an ignore file refused, matches left unverified). */
+  notes?: string[];
 }
 
 export const MAX_LINE_CHARS = 500;

@@ -1,21 +1,39 @@
 // ripgrep walks the tree by path in its own process, so a directory swapped for a symlink mid-search
 // can make it read (and report) files outside the root. Its matches are only returned after the same
-// lines are re-read through a descriptor verified to be <root>/<path> (open-checked.ts).
-import { closeSync, readSync } from 'node:fs';
+// lines are re-read through a descriptor verified to be <root>/<path> (open-checked.ts). The re-read
+// is asynchronous (a match on the last line of a huge file must not hold the event loop) and bounded
+// by a deadline: files not verified by then are dropped, and the caller is told how many.
+import { closeSync, read } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { openFileVerifiedSync } from '../open-checked.js';
 import { capLine, type SearchMatch } from './search-types.js';
 
 const CHUNK = 256 * 1024;
+const readAsync = promisify(read);
 
-/** Keeps the matches whose file, re-read through a verified descriptor, has the same lines; drops every match of a file that differs. */
-export function verifyMatches(root: string, matches: SearchMatch[]): SearchMatch[] {
+export interface Verified {
+  matches: SearchMatch[];
+  /** Files whose matches were dropped because the deadline came before they were re-read. */
+  unverifiedFiles: number;
+}
+
+/**
+ * Keeps the matches whose file, re-read through a verified descriptor, has the same lines; drops
+ * every match of a file that differs, and of every file not re-read by `deadline` (counted).
+ */
+export async function verifyMatches(root: string, matches: SearchMatch[], deadline: number): Promise<Verified> {
   const byFile = new Map<string, SearchMatch[]>();
   for (const m of matches) (byFile.get(m.path) ?? byFile.set(m.path, []).get(m.path)!).push(m);
   const ok = new Set<string>();
-  for (const [file, ms] of byFile) if (fileAgrees(join(root, file), ms)) ok.add(file);
-  return matches.filter((m) => ok.has(m.path));
+  let unverifiedFiles = 0;
+  for (const [file, ms] of byFile) {
+    const v = Date.now() > deadline ? 'late' : await fileAgrees(join(root, file), ms, deadline);
+    if (v === true) ok.add(file);
+    else if (v === 'late') unverifiedFiles++;
+  }
+  return { matches: matches.filter((m) => ok.has(m.path)), unverifiedFiles };
 }
 
 // Expected text of every line number the matches mention (match line plus context).
@@ -29,7 +47,7 @@ function wanted(ms: SearchMatch[]): Map<number, string> {
   return want;
 }
 
-function fileAgrees(abs: string, ms: SearchMatch[]): boolean {
+async function fileAgrees(abs: string, ms: SearchMatch[], deadline: number): Promise<boolean | 'late'> {
   if (ms.some((m) => m.path.split('/').includes('..'))) return false;
   const fd = openFileVerifiedSync(abs);
   if (fd === null) return false;
@@ -48,7 +66,8 @@ function fileAgrees(abs: string, ms: SearchMatch[]): boolean {
       return w === undefined || capLine(line) === w || capLine(raw) === w;
     };
     for (let pos = 0; n < last; ) {
-      const got = readSync(fd, buf, 0, CHUNK, pos);
+      if (Date.now() > deadline) return 'late';
+      const { bytesRead: got } = await readAsync(fd, buf, 0, CHUNK, pos);
       if (got === 0) break;
       let bytes = buf.subarray(0, got);
       if (decoder === undefined) {

@@ -53,6 +53,20 @@ interface Run {
   at: number;
 }
 
+/**
+ * Most index records (stream switches) one read walks. A window that switches streams more often
+ * is returned shorter (next_offset tells where to continue; a tail keeps its end), so one call costs
+ * a bounded number of bytes read in three reads, whatever the job wrote.
+ */
+export const MAX_RUNS_PER_READ = 65_536;
+
+interface Index {
+  fd: number;
+  count: number;
+  total: number;
+  logs: [string, string];
+}
+
 /** Reads a window of the combined stream; same rules as readLogWindow (tail_lines searches within max_bytes). */
 export function readCombinedWindow(index: string, logs: [string, string], req: WindowRequest): LogWindow {
   let fd: number;
@@ -63,55 +77,100 @@ export function readCombinedWindow(index: string, logs: [string, string], req: W
   }
   try {
     const count = Math.floor(fstatSync(fd).size / REC);
-    const run = (i: number): Run => {
-      const b = readAt(fd, i * REC, REC);
-      return { start: b.readDoubleLE(0), stream: b.readDoubleLE(8), at: b.readDoubleLE(16) };
-    };
     if (count === 0) return { data: '', offset: 0, next_offset: 0, total_bytes: 0 };
-    const lastRun = run(count - 1);
-    const total = lastRun.start + Math.max(0, sizeOf(logs[lastRun.stream]!) - lastRun.at);
+    const lastRun = runAt(fd, count - 1);
+    const ix: Index = { fd, count, logs, total: lastRun.start + Math.max(0, sizeOf(logs[lastRun.stream]!) - lastRun.at) };
     const tail = req.tailLines !== undefined || (req.offset === undefined && req.tailByDefault);
-    const start = tail ? Math.max(0, total - req.maxBytes) : Math.min(req.offset ?? 0, total);
-    let buf = gather({ run, count, total, logs }, start, Math.min(total, start + req.maxBytes));
-    let from = start;
+    const start = tail ? Math.max(0, ix.total - req.maxBytes) : Math.min(req.offset ?? 0, ix.total);
+    const got = gather(ix, start, Math.min(ix.total, start + req.maxBytes), tail === true);
+    let buf = got.buf;
+    let from = got.from;
     if (req.tailLines !== undefined) {
       const cut = lastLinesStart(buf, req.tailLines);
       buf = buf.subarray(cut);
       from += cut;
     }
     const end = from + buf.length;
-    const keep = end < total ? completeLength(buf) : buf.length;
-    return { data: DECODER.decode(buf.subarray(0, keep)), offset: from, next_offset: from + keep, total_bytes: total };
+    const keep = end < ix.total ? completeLength(buf) : buf.length;
+    return { data: DECODER.decode(buf.subarray(0, keep)), offset: from, next_offset: from + keep, total_bytes: ix.total };
   } finally {
     closeSync(fd);
   }
 }
 
-/** Concatenates the stream bytes covering [from, to) of the combined stream. */
-function gather(ix: { run: (i: number) => Run; count: number; total: number; logs: [string, string] }, from: number, to: number): Buffer {
+function runAt(fd: number, i: number): Run {
+  return decode(readAt(fd, i * REC, REC), 0);
+}
+
+function decode(b: Buffer, off: number): Run {
+  return { start: b.readDoubleLE(off), stream: b.readDoubleLE(off + 8), at: b.readDoubleLE(off + 16) };
+}
+
+/** Index of the last run starting at or before `pos` (binary search, one small read per step). */
+function runFor(ix: Index, pos: number): number {
   let lo = 0;
   let hi = ix.count - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (ix.run(mid).start <= from) lo = mid;
+    if (runAt(ix.fd, mid).start <= pos) lo = mid;
     else hi = mid - 1;
   }
-  const parts: Buffer[] = [];
-  let pos = from;
-  for (let i = lo; i < ix.count && pos < to; i++) {
-    const r = ix.run(i);
-    const runEnd = i + 1 < ix.count ? ix.run(i + 1).start : ix.total;
+  return lo;
+}
+
+/**
+ * The stream bytes covering [from, to) of the combined stream, or a shorter range when it spans
+ * more than MAX_RUNS_PER_READ runs (keeping its end for a tail). The runs come from one index read;
+ * each stream's runs in a window are contiguous in its log, so each log is read once.
+ */
+function gather(ix: Index, from: number, to: number, tail: boolean): { buf: Buffer; from: number } {
+  if (to <= from) return { buf: Buffer.alloc(0), from };
+  let lo = runFor(ix, from);
+  const hi = runFor(ix, to - 1);
+  if (hi - lo + 1 > MAX_RUNS_PER_READ) {
+    if (tail) {
+      lo = hi - MAX_RUNS_PER_READ + 1;
+      from = runAt(ix.fd, lo).start;
+    } else {
+      to = runAt(ix.fd, lo + MAX_RUNS_PER_READ).start;
+    }
+  }
+  const raw = readAt(ix.fd, lo * REC, (Math.min(hi + 2, ix.count) - lo) * REC);
+  const runs = Array.from({ length: raw.length / REC }, (_, k) => decode(raw, k * REC));
+  const pieces: Array<{ stream: number; at: number; len: number }> = [];
+  for (let k = 0, pos = from; k < runs.length && pos < to; k++) {
+    const r = runs[k]!;
+    const runEnd = k + 1 < runs.length ? runs[k + 1]!.start : ix.total;
     const take = Math.min(to, runEnd) - pos;
     if (take <= 0) continue;
-    const fd = openSync(ix.logs[r.stream]!, 'r');
+    pieces.push({ stream: r.stream, at: r.at + (pos - r.start), len: take });
+    pos += take;
+  }
+  return { buf: assemble(ix.logs, pieces, to - from), from };
+}
+
+// Reads each log's contiguous range once and copies the pieces into place.
+function assemble(logs: [string, string], pieces: Array<{ stream: number; at: number; len: number }>, size: number): Buffer {
+  const out = Buffer.alloc(size);
+  const data: Array<{ base: number; buf: Buffer } | undefined> = [undefined, undefined];
+  for (const s of [0, 1]) {
+    const mine = pieces.filter((p) => p.stream === s);
+    if (mine.length === 0) continue;
+    const base = mine[0]!.at;
+    const last = mine[mine.length - 1]!;
+    const fd = openSync(logs[s]!, 'r');
     try {
-      parts.push(readAt(fd, r.at + (pos - r.start), take));
+      data[s] = { base, buf: readAt(fd, base, last.at + last.len - base) };
     } finally {
       closeSync(fd);
     }
-    pos += take;
   }
-  return Buffer.concat(parts);
+  let n = 0;
+  for (const p of pieces) {
+    const d = data[p.stream]!;
+    n += d.buf.copy(out, n, p.at - d.base, p.at - d.base + p.len);
+  }
+  return out.subarray(0, n);
 }
 
 function lastLinesStart(buf: Buffer, lines: number): number {

@@ -1,6 +1,7 @@
 // git in read-only: global options that load config or programs are refused, only read
 // subcommands run, each with its own write/exec options refused, and the policy adds `-c`
 // settings so repository-local config cannot start a pager, fsmonitor, hooks or signature tools.
+import { posix } from 'node:path';
 import { refuse } from '../denial.js';
 import { parseOptions, type Danger, type OptionSpec, type ParsedArgs } from '../options.js';
 import { GIT_SUBCOMMAND_CHECKS } from './git-subcommands.js';
@@ -22,6 +23,12 @@ const COMMON_FLAGS = ['text', 'no-ext-diff', 'no-textconv', 'no-index', 'list', 
 const COMMON_VALUES = ['author', 'committer', 'grep', 'since', 'until', 'after', 'before', 'max-count', 'skip', 'date', 'encoding', 'word-diff-regex', 'src-prefix', 'dst-prefix', 'line-prefix', 'orderfile', 'find-object', 'glob', 'exclude', 'contents', 'ignore-revs-file', 'exclude-from', 'contains', 'no-contains', 'merged', 'no-merged', 'points-at', 'sort', 'format', 'regexp', 'file', 'max-depth', 'threads', 'blob', 'type', 'default', 'get', 'get-all', 'get-regexp', 'get-urlmatch'];
 const PATH_OPTIONS = new Set(['orderfile', 'O', 'contents', 'ignore-revs-file', 'exclude-from', 'X', 'file', 'f']);
 
+/**
+ * Read subcommands that read file contents or list names across the work tree (not just objects
+ * in the repository): recursive reads of the tree, checked like `grep -r` (see work-tree-reads.ts).
+ */
+export const WHOLE_TREE = new Set(['grep', 'ls-files', 'status', 'diff', 'diff-files', 'diff-index']);
+
 /** Which subcommands read only; anything else is refused in read-only. */
 export const GIT_READ_SUBCOMMANDS = new Set([
   'status', 'log', 'diff', 'show', 'branch', 'tag', 'rev-parse', 'ls-files', 'ls-tree', 'cat-file', 'blame', 'annotate',
@@ -33,7 +40,8 @@ export const GIT_READ_SUBCOMMANDS = new Set([
 /** Read-only policy for git. */
 export const gitRule: ArgRule = ({ args }): ArgVerdict => {
   const reads: string[] = [];
-  const i = globalOptions(args, reads);
+  const base: string[] = [];
+  const i = globalOptions(args, reads, base);
   const sub = args[i];
   if (sub === undefined) return { reads };
   if (sub === 'help') refuse('cmd.interactive', '`git help` opens a manual page; read git documentation elsewhere');
@@ -44,7 +52,8 @@ export const gitRule: ArgRule = ({ args }): ArgVerdict => {
   for (const o of parsed.options) if (o.value !== undefined && PATH_OPTIONS.has(o.name)) reads.push(o.value);
   pathOperands(rest, parsed, sub, reads);
   const extra = NO_PROGRAMS.has(sub) ? [sub, '--no-ext-diff', '--no-textconv'] : [sub];
-  return { reads, args: [...GIT_HARDENING, ...args.slice(0, i), ...extra, ...rest] };
+  const workTreeReads = WHOLE_TREE.has(sub) ? [base.reduce((acc, d) => (d.startsWith('/') ? d : posix.join(acc, d)), '.')] : undefined;
+  return { reads, ...(workTreeReads ? { workTreeReads } : {}), args: [...GIT_HARDENING, ...args.slice(0, i), ...extra, ...rest] };
 };
 
 function gitSpec(sub: string): OptionSpec {
@@ -59,8 +68,8 @@ function gitSpec(sub: string): OptionSpec {
   };
 }
 
-/** Parses git's global options (before the subcommand); returns the subcommand's index. */
-function globalOptions(args: readonly string[], reads: string[]): number {
+/** Parses git's global options (before the subcommand); returns the subcommand's index. `base` gets the directories git runs in. */
+function globalOptions(args: readonly string[], reads: string[], base: string[]): number {
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
@@ -70,6 +79,7 @@ function globalOptions(args: readonly string[], reads: string[]): number {
     if (a === '--help' || a === '-h') refuse('cmd.interactive', '`git --help` opens a manual page');
     if (a === '-C' || a === '--git-dir' || a === '--work-tree') reads.push(args[++i] ?? '');
     else if (a.startsWith('--git-dir=') || a.startsWith('--work-tree=')) reads.push(a.slice(a.indexOf('=') + 1));
+    if (a === '-C' || a === '--work-tree' || a.startsWith('--work-tree=')) base.push(reads.at(-1)!);
     else if (a === '--namespace' || a === '--super-prefix') i++;
   }
   return i;

@@ -13,6 +13,8 @@ export interface ArgVerdict {
   reads?: string[];
   /** Directories read recursively: refused when they contain secrets. */
   recursiveReads?: string[];
+  /** Directories git reads as a whole work tree: they and the work tree around them are recursive reads. */
+  workTreeReads?: string[];
   writes?: string[];
   /** Replacement for argv[1..] (hardening options the policy adds). */
   args?: string[];

@@ -62,7 +62,9 @@ export function listTasks(flags: TaskFlags): Promise<void> {
 export function showTask(id: string, flags: TaskFlags): Promise<void> {
   return guarded(() => {
     const store = openStore(flags);
-    print(taskStatusView(store, id, store.policyFp));
+    // The person's own channel: the content of every task in their state directory, whatever its
+    // policy (only servers — the agent's channel — are limited to their own policy's content).
+    print(taskStatusView(store, id));
   });
 }
 

@@ -174,10 +174,12 @@ describe('legitimate read-only jobs still run under the supervisor\'s own decisi
   it('a git command (the read-only policy adds its hardening options; the supervisor\'s decision matches)', async () => {
     const git = spawnSync('git', ['init', '-q', env.workspace]);
     assert.equal(git.status, 0);
-    const { job } = await queuer.start(readOnlyRequest(['git', 'status', '--short']));
+    // Not a whole-tree read (git status): the fixture's home is the workspace, so its secret paths
+    // lie under the tree and a whole-tree read is refused there, as `grep -r .` is.
+    const { job } = await queuer.start(readOnlyRequest(['git', 'rev-parse', '--show-toplevel']));
     const { job: ended, stdout } = await runToEnd(job.id);
     assert.equal(ended.status, 'succeeded', ended.note ?? '');
-    assert.match(stdout, /file\.txt/);
+    assert.equal(stdout.trim(), realpathSync(env.workspace));
   });
 
   it('a planted spec the policy allows runs as the policy decides it (the decision admits, not the row)', async () => {

@@ -134,7 +134,7 @@ describe('task_confirm runs the plan the dry run showed (workspace-write, over s
     });
   }
 
-  it('a refused step stays refused on task_resume; resuming with new parameters runs what the agent now sends', async () => {
+  it('a refused step stays refused on task_resume; new parameters on a confirmed step are refused (they were never shown)', async () => {
     const d = fixture('build-output');
     const { id } = await dryRun(ATTACKS[0]!.steps(d));
     writeFileSync(join(d, 'target.txt'), 'src');
@@ -144,12 +144,14 @@ describe('task_confirm runs the plan the dry run showed (workspace-write, over s
     assert.equal(again.status, 'paused');
     assert.equal(again.steps[1].result.rule, 'task.plan_changed', 'the plan still holds after a resume');
     assert.ok(existsSync(join(d, 'src', 'precious.c')));
-    // New parameters are a new decision: the dry run's plan no longer describes the step; the policy checks it.
-    const resumed = await t.call('task_resume', { task_id: id, from_step: 2, parameters: { command: ['rm', '-rf', 'build-output'], cwd: d } });
-    assert.equal(resumed.isError, false, JSON.stringify(resumed.s));
-    const done = await t.waitTask(id, ['completed', 'paused', 'failed']);
-    assert.equal(done.status, 'completed', errors(done));
-    assert.equal(existsSync(join(d, 'build-output')), false);
+    // New parameters would run something the person never saw in the dry run (red team C, finding 1):
+    // refused, the step keeps its plan, nothing runs; a new dry run is the way to change the plan.
+    const marker = join(d, 'MARKER-resume');
+    const resumed = await t.call('task_resume', { task_id: id, from_step: 2, parameters: { command: ['touch', marker], cwd: d } });
+    assert.equal(resumed.isError, true, JSON.stringify(resumed.s));
+    assert.equal(resumed.s.rule, 'task.plan_changed');
+    assert.equal(existsSync(marker), false);
+    assert.ok(existsSync(join(d, 'build-output')));
     assert.ok(existsSync(join(d, 'src', 'precious.c')));
   });
 

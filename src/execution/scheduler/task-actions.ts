@@ -41,6 +41,13 @@ export function resumeTask(store: TaskStore, id: string, input: ResumeInput): Ta
     const from = input.fromStep ?? Math.max(task.currentStep, 1);
     const step = store.steps.forTask(id).find((s) => s.stepNumber === from);
     if (!step) throw invalidParams(`from_step ${from} is not a step of task ${id} (it has ${task.stepCount})`);
+    // A confirmed dry run runs only the plan the person saw: its steps' parameters are part of it.
+    if (input.parameters && step.plan) {
+      throw new AppError('policy_denied', `step ${from} of task ${id} runs from a confirmed dry run; new parameters would run something the dry run never showed`, {
+        rule: 'task.plan_changed',
+        hint: 'resume without parameters, or create a new task with dry_run: true and confirm that plan',
+      });
+    }
     stepTransition(step.status, 'reset');
     store.steps.resetFrom(id, from);
     if (input.parameters) store.steps.setParameters(step.id, input.parameters);

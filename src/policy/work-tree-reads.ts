@@ -17,10 +17,26 @@ export function assertWorkTreeRead(dir: string, cwd: string, ctx: PolicyContext,
   }
 }
 
-/** The nearest directory at or above `real` holding `.git` (a dir or a worktree file); `real` if none. */
+/**
+ * The widest tree git could take as the work tree around `real`: the HIGHEST directory at or above
+ * it that holds any `.git` entry, up to git's ceiling; `real` if none. git climbs to the first VALID
+ * `.git` and skips an invalid one (an empty directory, a junk file, a `gitdir:` to nowhere), and
+ * validity (HEAD's content, objects/, refs/, …) is not something ctx.fs can judge, so no candidate
+ * is trusted to stop the climb (fail closed). Taking the highest is the same as checking every
+ * candidate: a parent's tree holds its child's. The ceiling mirrors GIT_CEILING_DIRECTORIES, which
+ * every command gets (the read roots' parents, see gitCeilings): git never looks at or above it.
+ */
 function workTreeTop(real: string, ctx: PolicyContext): string {
+  const ceilings = gitCeilings(ctx.readRoots);
+  let top = real;
   for (let d = real; ; d = posix.dirname(d)) {
-    if (ctx.fs.realpath(posix.join(d, '.git')) !== null) return d;
-    if (d === '/') return real;
+    if (ctx.fs.realpath(posix.join(d, '.git')) !== null) top = d;
+    const parent = posix.dirname(d);
+    if (parent === d || ceilings.has(parent)) return top;
   }
+}
+
+/** The read roots' parents (`/` only when `/` is itself a root), as the executor sets them for git. */
+function gitCeilings(roots: readonly string[]): Set<string> {
+  return new Set(roots.map((r) => posix.dirname(r)).filter((d) => d !== '/' || roots.includes('/')));
 }

@@ -644,6 +644,21 @@ export const ATTACKS: AttackRow[] = [
   ['ro', "git grep --untracked x -- ':/'", 'path.sensitive', { cwd: '@WS@/repo/inner', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }],
   ['ro', 'git ls-files -o', 'path.sensitive', { cwd: '@WS@/repo/inner', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }],
   ['ro', 'git -C inner ls-files -o', 'path.sensitive', { cwd: '@WS@/repo', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }],
+  // red team G8: git skips an invalid `.git` (an empty dir, a junk file) and climbs to the real
+  // repository, so a decoy never marks the work tree's top; `:`-magic pathspecs are relative to the
+  // top, never to cwd, and make any git subcommand a read of the whole work tree
+  ...[
+    "git grep --untracked -h -o -E -e '^.{22}' -e '.{21}$' -- :/inner/wb-state/", 'git grep --untracked x', 'git status -uall',
+    'git ls-files -o', "git grep --untracked x -- ':(top)inner'", "git -C ../junk grep --untracked x -- ':/'",
+  ].map((c): AttackRow => ['ro', c, 'path.sensitive', { cwd: '@WS@/repo/decoy', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }]),
+  ...[
+    'git grep --untracked x', 'git status -uall --porcelain', "git grep --untracked x -- ':/inner/wb-state/api-token'",
+  ].map((c): AttackRow => ['ro', c, 'path.sensitive', { cwd: '@WS@/repo/junk', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }]),
+  ['ro', 'git -C repo/decoy grep --untracked x', 'path.sensitive', { ctx: { stateDir: '@WS@/repo/inner/wb-state' } }],
+  ...[
+    "git log -p -- ':/'", "git log -- ':(top)inner'", "git ls-tree HEAD -- ':(glob)**'", "git log -- ':!x'", "git log -- ':^x'",
+    "git check-attr -a -- ':(literal)x'", "git diff-tree HEAD -- ':(top,literal)inner'", 'git show :inner/x', "git log ':/msg'",
+  ].map((c): AttackRow => ['ro', c, 'path.sensitive', { cwd: '@WS@/repo/decoy', ctx: { stateDir: '@WS@/repo/inner/wb-state' } }]),
   // --- jq: program files, module paths, modules, unknown options
   ['ro', 'jq -nf prog.jq', 'arg.jq_from_file'],
   ['ro', 'jq -f prog.jq a', 'arg.jq_from_file'],

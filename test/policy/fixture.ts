@@ -31,6 +31,10 @@ export function makeFixture(): Fixture {
   // A nested repository (a .git marker is all the policy looks at) with a subdirectory.
   mkdirSync(join(ws, 'repo', '.git'), { recursive: true });
   mkdirSync(join(ws, 'repo', 'inner', 'wb-state'), { recursive: true });
+  // Decoys inside it that git skips while climbing to repo/: an empty `.git` directory, a junk `.git` file.
+  mkdirSync(join(ws, 'repo', 'decoy', '.git'), { recursive: true });
+  mkdirSync(join(ws, 'repo', 'junk'), { recursive: true });
+  writeFileSync(join(ws, 'repo', 'junk', '.git'), 'not a gitdir line\n');
   writeFileSync(join(state, 'api-key'), 'secret-key-value');
   for (const f of ['a', 'b', 'f', 'app.log', 'README.md', 'script.js', 'x.tar', 'patterns.txt', 'list.txt']) writeFileSync(join(ws, f), 'hello\n');
   writeFileSync(join(ws, 'package.json'), '{"name":"x"}\n');

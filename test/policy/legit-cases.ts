@@ -72,6 +72,11 @@ export const LEGIT: LegitRow[] = [
   ['ro', 'git status -uall', { cwd: '@WS@/repo/inner' }], ['ro', 'git grep --untracked x', { cwd: '@WS@/repo' }],
   ['ro', 'git ls-files -o', { cwd: '@WS@/repo/inner' }], ['ro', 'git diff', { cwd: '@WS@/repo' }], ['ro', 'git -C repo status'],
   ['ro', 'git log -p', { ctx: { stateDir: '@WS@/src' } }], ['ro', 'git show HEAD', { ctx: { stateDir: '@WS@/src' } }],
+  // from a subdirectory holding a decoy `.git`, and with `:`-magic pathspecs, in a tree without secrets or the state dir
+  ['ro', 'git grep foo', { cwd: '@WS@/repo/decoy' }], ['ro', 'git status', { cwd: '@WS@/repo/junk' }],
+  ['ro', 'git status', { cwd: '@WS@/repo/inner' }], ['ro', 'git grep foo', { cwd: '@WS@/repo/inner' }],
+  ['ro', "git grep -n foo -- ':/src' ':(top)lib' ':!vendor'", { cwd: '@WS@/repo/inner' }], ['ro', "git log --oneline -- ':/'", { cwd: '@WS@/repo/decoy' }],
+  ['ro', "git ls-files -- ':(glob)**/*.ts'"], ['ro', 'git show :README.md'],
   // developer tools' versions
   ['ro', 'node --version'], ['ro', 'python3 --version'], ['ro', 'npm --version'], ['ro', 'perl --version'],
   ['ro', 'which git'], ['ro', 'which -a ls'], ['all', '/usr/bin/ls'], ['ro', '/bin/ls -la'], ['ro', '/usr/bin/../bin/ls'],

@@ -4,9 +4,12 @@
 // `grep -r` gets. Against a real `workbench stdio`: a canary in the state dir must not appear in any
 // output, the state dir's name must not be listed, and each call is refused with path.sensitive.
 // The same calls on a workspace whose state dir lies elsewhere work and find the control marker.
+// Red team G8: from a subdirectory holding a decoy `.git` (an empty directory, or a junk file), which
+// git skips on its way up to the real repository, a `:/` pathspec printed the API token in halves.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connectStdio } from '../helpers/server-process.js';
@@ -28,8 +31,8 @@ async function serve(dirs: TempDirs, state: string) {
   writeFileSync(join(dirs.root, 'workbench.toml'), '[sandbox]\nbubblewrap = "off"\n');
   const s = await connectStdio({ workspace: dirs.workspace, state, profile: 'read-only', extraArgs: ['--config', join(dirs.root, 'workbench.toml')] });
   writeFileSync(join(state, 'canary.txt'), `${CANARY}\n`);
-  const run = async (command: string[]) => {
-    const r = await s.client.callTool({ name: 'run_command', arguments: { command, cwd: dirs.workspace } });
+  const run = async (command: string[], cwd = dirs.workspace) => {
+    const r = await s.client.callTool({ name: 'run_command', arguments: { command, cwd } });
     return { text: JSON.stringify(r), sc: r.structuredContent as Record<string, any> };
   };
   return { s, run };
@@ -59,6 +62,52 @@ describe('git whole-tree reads with the state dir inside the root (bubblewrap of
   }
 });
 
+/** The red team's exact call: two halves of every line of the state dir, from `sub` via `-C`, pathspec `:/.wbstate/`. */
+const halves = (dir: string, pathspec: string): string[] =>
+  ['git', '-C', dir, 'grep', '--untracked', '-h', '-o', '-E', '-e', '^.{22}', '-e', '.{21}$', '--', pathspec];
+
+describe('git whole-tree reads from below a decoy .git, state dir inside the root (bubblewrap off)', () => {
+  let dirs: TempDirs;
+  let srv: Awaited<ReturnType<typeof serve>>;
+  let token: string;
+  before(async () => {
+    dirs = tempDirs();
+    const state = join(dirs.workspace, '.wbstate');
+    mkdirSync(state, { mode: 0o700 });
+    mkdirSync(join(dirs.workspace, 'sub', '.git'), { recursive: true });
+    mkdirSync(join(dirs.workspace, 'junk'));
+    writeFileSync(join(dirs.workspace, 'junk', '.git'), 'not a gitdir line\n');
+    srv = await serve(dirs, state);
+    // stdio serves no HTTP and writes no API token: a stand-in of the same shape takes its place.
+    const tokenFile = join(state, 'api-token');
+    if (!existsSync(tokenFile)) writeFileSync(tokenFile, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+    token = readFileSync(tokenFile, 'utf8').trim();
+  });
+  after(async () => {
+    await srv?.s.close();
+    dirs?.cleanup();
+  });
+
+  const cases: Array<[string, () => [string[], string]]> = [
+    ['the red team\'s call: git -C sub grep … -- :/.wbstate/', () => [halves(join(dirs.workspace, 'sub'), ':/.wbstate/'), dirs.workspace]],
+    ['from a junk .git file: git -C junk grep … -- :(top).wbstate', () => [halves(join(dirs.workspace, 'junk'), ':(top).wbstate'), dirs.workspace]],
+    ['cwd below the decoy: git grep … -- :/', () => [halves('.', ':/'), join(dirs.workspace, 'sub')]],
+    ['cwd below the decoy: git status -uall', () => [['git', 'status', '-uall', '--porcelain'], join(dirs.workspace, 'sub')]],
+    ['cwd below the decoy: git log -p -- :/.wbstate', () => [['git', 'log', '-p', '--', ':/.wbstate'], join(dirs.workspace, 'sub')]],
+  ];
+  for (const [name, make] of cases) {
+    test(`${name} is refused and shows nothing of the state dir`, async () => {
+      const [cmd, cwd] = make();
+      const { text, sc } = await srv.run(cmd, cwd);
+      for (const secret of [CANARY, token]) {
+        assert.ok(!text.includes(secret.slice(0, 12)) && !text.includes(secret.slice(-12)), `secret leaked: ${text.slice(0, 400)}`);
+      }
+      assert.ok(!text.includes('canary.txt') && !text.includes('api-token'), `state dir listed: ${text.slice(0, 400)}`);
+      assert.equal(sc.rule, 'path.sensitive', text.slice(0, 400));
+    });
+  }
+});
+
 describe('git whole-tree reads of a tree without the state dir keep working (bubblewrap off)', () => {
   let dirs: TempDirs;
   let srv: Awaited<ReturnType<typeof serve>>;
@@ -69,6 +118,13 @@ describe('git whole-tree reads of a tree without the state dir keep working (bub
   after(async () => {
     await srv?.s.close();
     dirs?.cleanup();
+  });
+
+  test('from below a decoy .git, git grep :/ and git status see the real repository', async () => {
+    mkdirSync(join(dirs.workspace, 'sub', '.git'), { recursive: true });
+    const sub = join(dirs.workspace, 'sub');
+    assert.match((await srv.run(['git', 'grep', '--untracked', CONTROL, '--', ':/'], sub)).text, /notes\.txt/);
+    assert.match((await srv.run(['git', 'status', '-uall', '--porcelain'], sub)).text, /notes\.txt/);
   });
 
   test('git grep --untracked, ls-files -o and status -uall see the workspace', async () => {

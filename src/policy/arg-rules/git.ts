@@ -50,9 +50,9 @@ export const gitRule: ArgRule = ({ args }): ArgVerdict => {
   const parsed = parseOptions(rest, gitSpec(sub));
   GIT_SUBCOMMAND_CHECKS[sub]?.(parsed);
   for (const o of parsed.options) if (o.value !== undefined && PATH_OPTIONS.has(o.name)) reads.push(o.value);
-  pathOperands(rest, parsed, sub, reads);
+  const magic = pathOperands(rest, parsed, sub, reads);
   const extra = NO_PROGRAMS.has(sub) ? [sub, '--no-ext-diff', '--no-textconv'] : [sub];
-  const workTreeReads = WHOLE_TREE.has(sub) ? [base.reduce((acc, d) => (d.startsWith('/') ? d : posix.join(acc, d)), '.')] : undefined;
+  const workTreeReads = WHOLE_TREE.has(sub) || magic ? [base.reduce((acc, d) => (d.startsWith('/') ? d : posix.join(acc, d)), '.')] : undefined;
   return { reads, ...(workTreeReads ? { workTreeReads } : {}), args: [...GIT_HARDENING, ...args.slice(0, i), ...extra, ...rest] };
 };
 
@@ -85,12 +85,18 @@ function globalOptions(args: readonly string[], reads: string[], base: string[])
   return i;
 }
 
-/** Pathspecs after `--`, and operands that leave the repository (absolute, `..`, `~`), are path-checked. */
-function pathOperands(rest: readonly string[], parsed: ParsedArgs, sub: string, reads: string[]): void {
+/**
+ * Pathspecs after `--`, and operands that leave the repository (absolute, `..`, `~`), are path-checked.
+ * An operand starting with `:` is magic (`:/`, `:(top)`, `:(glob)`, `:!`/`:^`, `:(literal)`, or an
+ * index path `:name`): it is relative to the work tree's top, not to cwd, so it is never checked as
+ * a path; it returns true and the caller checks the whole work tree (work-tree-reads.ts) instead.
+ */
+function pathOperands(rest: readonly string[], parsed: ParsedArgs, sub: string, reads: string[]): boolean {
   const dashdash = rest.indexOf('--');
   const after = dashdash < 0 ? [] : rest.slice(dashdash + 1);
   let ops = parsed.operands.slice(0, parsed.operands.length - after.length);
   if (sub === 'grep' && !parsed.options.some((o) => 'ef'.includes(o.name) || o.name === 'regexp' || o.name === 'file')) ops = ops.slice(1);
-  for (const o of ops) if (o.startsWith('/') || o.startsWith('../') || o === '..' || o.startsWith('~')) reads.push(o);
-  for (const o of after) reads.push(o);
+  for (const o of ops) if (!o.startsWith(':') && (o.startsWith('/') || o.startsWith('../') || o === '..' || o.startsWith('~'))) reads.push(o);
+  for (const o of after) if (!o.startsWith(':')) reads.push(o);
+  return [...ops, ...after].some((o) => o.startsWith(':'));
 }

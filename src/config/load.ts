@@ -5,15 +5,13 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { parse } from 'smol-toml';
 import type { z } from 'zod';
+import { ConfigError } from './config-error.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 // The TOML parser is required only when there is a file to parse (most starts have none).
 const require = createRequire(import.meta.url);
 
-/** Raised for a config that cannot be used; the CLI prints the message and exits 2. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 /** The person's config directory: $XDG_CONFIG_HOME/workbench (when absolute), else ~/.config/workbench. */
 export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -3,7 +3,7 @@
 // anywhere on the path. Another local user who could plant or swap something there would decide
 // what the server runs, or read its token.
 import { lstatSync, mkdirSync } from 'node:fs';
-import { ConfigError } from './load.js';
+import { ConfigError } from './config-error.js';
 import { untrustedReason } from './trusted-path.js';
 
 /** Creates `dir` (mode 0700) or verifies it; throws ConfigError naming the component and the reason. */

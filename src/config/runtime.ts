@@ -6,6 +6,7 @@ import type { Profile } from '../policy/types.js';
 import { assertConfigOutsideWriteRoots } from './config-trust.js';
 import { ConfigError, SYSTEM_CONFIG, userConfigDir } from './load.js';
 import { ensureOwnedDir } from './owned-dir.js';
+import { privateSandboxDir } from './state-paths.js';
 import type { Config } from './schema.js';
 
 export interface Runtime {
@@ -34,10 +35,7 @@ export function stateDirectory(env = process.env): string {
   return join(base, 'workbench');
 }
 
-/** The private sandbox directory (seccomp program, mask file): inside the state directory, which no sandbox can reach. */
-export function privateSandboxDir(stateDir: string): string {
-  return join(stateDir, 'sandbox');
-}
+export { privateSandboxDir };
 
 /** The state directory, created 0700 or verified as the user's own (start-up stops otherwise). */
 export function ownStateDirectory(env = process.env): string {

@@ -6,7 +6,7 @@
 import { chmodSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureOwnedDir } from '../config/owned-dir.js';
-import { privateSandboxDir } from '../config/runtime.js';
+import { privateSandboxDir } from '../config/state-paths.js';
 import { AppError } from '../shared/errors.js';
 
 const FIX = 'Workbench keeps its seccomp program there: remove it (Workbench recreates it), or set WORKBENCH_HOME to a new path only you can write';

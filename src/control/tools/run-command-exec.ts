@@ -8,6 +8,8 @@ import { checkRepository } from '../../data/git/repo-check/check-repository.js';
 import { gitInvocation } from '../../policy/git-config/git-stage-target.js';
 import { promisedLayers, SYSTEM_PATH, type HostCapabilities } from '../../sandbox/capabilities.js';
 import { AppError } from '../../shared/errors.js';
+import { cgroupLimitsFromPolicy, sandboxFromPolicy } from '../../sandbox/policy-sandbox.js';
+import { serverPolicy } from '../server-policy.js';
 import type { SandboxOptions } from '../../sandbox/plan.js';
 import { runCommand, type RunResult } from '../../execution/run.js';
 import type { AppDeps } from '../deps.js';
@@ -38,22 +40,12 @@ export function commandEnv(deps: AppDeps, callerEnv: Record<string, string> | un
   return { ...childEnv(deps.config.secrets.env, callerEnv), GIT_CEILING_DIRECTORIES: gitCeilings(deps.runtime.readRoots).join(':') };
 }
 
-/** Sandbox options for the current runtime and one request. */
+/**
+ * Sandbox options for the current runtime and one request: derived from the server's policy record,
+ * the same derivation a job's supervisor uses (policy-sandbox.ts), so both confine alike.
+ */
 export function sandboxOptions(deps: AppDeps, cwd: string, network: boolean): SandboxOptions {
-  const { runtime, config } = deps;
-  return {
-    profile: runtime.profile,
-    readRoots: runtime.readRoots,
-    writeRoots: runtime.writeRoots,
-    workspaceRoots: runtime.workspaceRoots,
-    stateDir: runtime.stateDir,
-    homeDir: runtime.homeDir,
-    cwd,
-    network,
-    useBubblewrap: config.sandbox.bubblewrap !== 'off',
-    configPaths: runtime.configPaths ?? [],
-    limits: { fileSizeBytes: config.sandbox.file_size_max_mb * 1024 * 1024, cpuSeconds: 0 },
-  };
+  return sandboxFromPolicy(serverPolicy(deps).record, cwd, network);
 }
 
 /**
@@ -95,11 +87,7 @@ export async function executeDecision(deps: AppDeps, decision: Decision & { allo
     signal: opts.signal,
     sandbox: sandboxOptions(deps, opts.cwd, decision.network),
     caps,
-    cgroupLimits: {
-      memoryBytes: deps.config.sandbox.memory_max_mb * 1024 * 1024,
-      pidsMax: deps.config.sandbox.pids_max,
-      cpuPercent: deps.config.sandbox.cpu_percent,
-    },
+    cgroupLimits: cgroupLimitsFromPolicy(serverPolicy(deps).record),
     onSpawn: opts.onSpawn,
   });
 }

@@ -2,6 +2,7 @@
 // then every minute, in small batches and at most PASS_ROWS per pass, so a pass never holds the
 // database's write lock for long; a backlog larger than one pass is worked off over the next passes.
 import type { AuditRepo } from '../store/audit-repo.js';
+import { pruneInBatches, retentionCutoff, runPeriodically } from '../shared/bounded-prune.js';
 import type { AppDeps } from './deps.js';
 
 const EVERY_MS = 60_000;
@@ -10,15 +11,8 @@ const PASS_ROWS = 20_000;
 
 /** Deletes audit rows older than `days` (at most `maxRows`); returns how many went. */
 export function pruneAudit(audit: AuditRepo, days: number, now: Date, maxRows = PASS_ROWS): number {
-  const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
-  let pruned = 0;
-  while (pruned < maxRows) {
-    const batch = Math.min(BATCH_ROWS, maxRows - pruned);
-    const n = audit.pruneBefore(cutoff, batch);
-    pruned += n;
-    if (n < batch) break;
-  }
-  return pruned;
+  const cutoff = retentionCutoff(days, now);
+  return pruneInBatches((limit) => audit.pruneBefore(cutoff, limit), maxRows, BATCH_ROWS);
 }
 
 /** Runs a pass now and every minute on an unref'd timer, stopped at shutdown. */
@@ -31,8 +25,5 @@ export function startAuditRetention(deps: AppDeps): void {
       deps.logger.error({ event: 'audit_prune_failed', err: (err as Error).message });
     }
   };
-  pass();
-  const timer = setInterval(pass, EVERY_MS);
-  timer.unref();
-  deps.onClose(() => clearInterval(timer));
+  runPeriodically(pass, EVERY_MS, (stop) => deps.onClose(stop));
 }

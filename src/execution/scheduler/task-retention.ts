@@ -1,6 +1,7 @@
 // Task retention (scheduler.retention_days): ended tasks (completed, failed, cancelled) older than the
 // retention are deleted with their steps, context and stored outputs, at start-up and then every
 // minute, in small batches and at most PASS_TASKS per pass so a pass never holds the write lock for long.
+import { pruneInBatches, retentionCutoff, runPeriodically } from '../../shared/bounded-prune.js';
 import type { TaskStore } from './env.js';
 
 const EVERY_MS = 60_000;
@@ -9,15 +10,8 @@ const PASS_TASKS = 2_000;
 
 /** Deletes ended tasks last updated more than `days` ago (at most `maxTasks`); returns how many went. */
 export function pruneEndedTasks(store: TaskStore, days: number, now: Date, maxTasks = PASS_TASKS): number {
-  const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
-  let pruned = 0;
-  while (pruned < maxTasks) {
-    const batch = Math.min(BATCH_TASKS, maxTasks - pruned);
-    const n = store.tasks.atomic(() => store.tasks.pruneEnded(cutoff, batch));
-    pruned += n;
-    if (n < batch) break;
-  }
-  return pruned;
+  const cutoff = retentionCutoff(days, now);
+  return pruneInBatches((limit) => store.tasks.atomic(() => store.tasks.pruneEnded(cutoff, limit)), maxTasks, BATCH_TASKS);
 }
 
 export interface RetentionDeps {
@@ -38,8 +32,5 @@ export function startTaskRetention(d: RetentionDeps): void {
       d.log('tasks_prune_failed', { err: (err as Error).message });
     }
   };
-  pass();
-  const timer = setInterval(pass, EVERY_MS);
-  timer.unref();
-  d.onClose(() => clearInterval(timer));
+  runPeriodically(pass, EVERY_MS, d.onClose);
 }
